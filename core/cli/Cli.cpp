@@ -1,0 +1,113 @@
+#include "cli/Cli.h"
+
+#include "cli/Commands.h"
+#include "store/Migrations.h"
+#include "store/TaskStore.h"
+
+#include <QCoreApplication>
+
+namespace km::cli {
+
+namespace {
+const char* const kUsage = R"(Usage: kmosaic [--db PATH] COMMAND [OPTIONS]
+
+KernelMosaic: CUDA tasks, verified kernels and agent trajectories.
+
+Commands:
+  import PATH [--format auto|folder|kernelbench|jsonl]
+                           import a task folder, a folder of tasks, a KernelBench checkout or a JSONL file
+  export OUT [--format folder|jsonl] [FILTERS]
+                           write tasks as task folders under OUT, or as one JSONL file OUT
+  tasks list [FILTERS] [--json]
+                           list tasks
+  tasks show ID [--json]   show one task in full
+  tasks history ID [--json]
+                           the task's review decisions and audit trail
+  review ID --status STATUS [--reason TEXT] [--comment TEXT] [--reviewer NAME]
+                           record a review decision (draft, in_review, accepted, rejected, needs_changes)
+
+Filters:
+  --status S  --level N  --category C  --presentation P (shown to the model)  --query TEXT (full text)
+  --id ID  --limit N   (each list option may repeat or take a comma-separated list)
+
+Global options:
+  --db PATH      the store file (default: $KMOSAIC_DB, else ~/.local/share/kmosaic/kmosaic.sqlite)
+  --version      print the version
+  --help         print this help
+
+Exit status: 0 success, 1 failure (details on stderr), 2 bad usage.
+)";
+}  // namespace
+
+int run(const QStringList& args, Io io)
+{
+    QString dbPath;
+    int i = 0;
+    for (; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            io.out << kUsage;
+            return Ok;
+        }
+        if (a == QLatin1String("--version")) {
+            io.out << "kmosaic " << QCoreApplication::applicationVersion() << " (store schema "
+                   << store::latestSchemaVersion() << ")\n";
+            return Ok;
+        }
+        if (a == QLatin1String("--db")) {
+            if (i + 1 >= args.size()) {
+                io.err << "kmosaic: --db needs a path\n";
+                return Usage;
+            }
+            dbPath = args[++i];
+        } else if (a.startsWith(QLatin1String("--db="))) {
+            dbPath = a.mid(5);
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            io.err << "kmosaic: unknown option " << a << " (before the command); see kmosaic --help\n";
+            return Usage;
+        } else {
+            break;
+        }
+    }
+    if (i >= args.size()) {
+        io.err << "kmosaic: no command given; see kmosaic --help\n";
+        return Usage;
+    }
+    const QString command = args[i];
+    QStringList rest = args.mid(i + 1);
+    using Fn = int (*)(TaskStore&, const QStringList&, Io);
+    Fn fn = nullptr;
+    if (command == QLatin1String("import")) {
+        fn = importCommand;
+    } else if (command == QLatin1String("export")) {
+        fn = exportCommand;
+    } else if (command == QLatin1String("review")) {
+        fn = reviewCommand;
+    } else if (command == QLatin1String("tasks")) {
+        const QString sub = rest.value(0);
+        rest = rest.mid(1);
+        if (sub == QLatin1String("list"))
+            fn = tasksListCommand;
+        else if (sub == QLatin1String("show"))
+            fn = tasksShowCommand;
+        else if (sub == QLatin1String("history"))
+            fn = tasksHistoryCommand;
+        else {
+            io.err << "kmosaic: 'tasks' needs list, show or history; see kmosaic --help\n";
+            return Usage;
+        }
+    } else {
+        io.err << "kmosaic: unknown command '" << command << "'; see kmosaic --help\n";
+        return Usage;
+    }
+    if (dbPath.isEmpty())
+        dbPath = defaultStorePath();
+    auto store = TaskStore::open(dbPath);
+    if (!store) {
+        io.err << "kmosaic: " << store.error().message << "\n";
+        return Failed;
+    }
+    return fn(*store.value(), rest, io);
+}
+
+}  // namespace km::cli

@@ -1,0 +1,21 @@
+#pragma once
+// Small helpers shared by the commands: option parsing, the task filter options, output of tables.
+
+#include "cli/Cli.h"
+#include "store/TaskQuery.h"
+#include "util/Result.h"
+
+#include <QCommandLineParser>
+
+namespace km::cli {
+
+// Parses a command's arguments; on failure writes the reason to io.err and returns false.
+bool parseArgs(QCommandLineParser& parser, const QString& command, const QStringList& args, Io io);
+
+void addFilterOptions(QCommandLineParser& parser);
+Result<TaskFilter> filterFromOptions(const QCommandLineParser& parser);
+
+// Left-aligned columns separated by two spaces; the last column is not padded.
+QString formatTable(const QStringList& header, const QList<QStringList>& rows);
+
+}  // namespace km::cli

@@ -1,0 +1,32 @@
+#pragma once
+// Import and export of task sets: detects the format, reads everything it can, stores the good tasks in one pass
+// and reports the rest with file and line. Runs on the caller's thread; progress can cancel.
+
+#include "curate/ImportReport.h"
+#include "store/TaskQuery.h"
+#include "util/Result.h"
+
+#include <functional>
+
+namespace km {
+
+class TaskStore;
+
+enum class TaskFormat { Auto, Folder, KernelBench, Jsonl };
+std::optional<TaskFormat> taskFormatFromString(const QString& s);
+QString toString(TaskFormat f);
+
+// Folder: a task folder or a folder of task folders. KernelBench: a checkout. Jsonl: a .jsonl file.
+Result<TaskFormat> detectFormat(const QString& path);
+ImportBatch readTasks(const QString& path, TaskFormat format);
+
+// Returns false to cancel; tasks stored so far stay stored.
+using Progress = std::function<bool(int done, int total)>;
+
+Result<ImportReport> importTasks(TaskStore& store, const QString& path, TaskFormat format, const QString& actor,
+                                 const Progress& progress = {});
+
+// Folder: writes <out>/<id>/ for each task. Jsonl: writes the file <out>. Returns how many tasks were written.
+Result<int> exportTasks(TaskStore& store, const TaskFilter& filter, TaskFormat format, const QString& out);
+
+}  // namespace km

@@ -1,0 +1,215 @@
+#include "curate/TaskToml.h"
+
+#include "model/TaskVariant.h"
+
+#include <QRegularExpression>
+#include <cmath>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace km {
+
+int TomlDocument::lineOf(const QString& keyPath) const
+{
+    QString p = keyPath;
+    while (!p.isEmpty()) {
+        if (const auto it = lines.constFind(p); it != lines.cend())
+            return it.value();
+        const qsizetype cut = std::max(p.lastIndexOf(QLatin1Char('.')), p.lastIndexOf(QLatin1Char('[')));
+        p = cut > 0 ? p.left(cut) : QString();
+    }
+    return 0;
+}
+
+namespace {
+
+struct Converter {
+    TomlDocument* doc;
+    QString error;
+    int errorLine = 0;
+
+    int lineOf(const toml::node& n) { return int(n.source().begin.line); }
+
+    std::optional<QVariant> convert(const toml::node& n, const QString& path)
+    {
+        doc->lines.insert(path, lineOf(n));
+        if (auto t = n.as_table()) {
+            QVariantMap m;
+            for (auto&& [k, v] : *t) {
+                const QString key = QString::fromUtf8(k.str().data(), qsizetype(k.str().size()));
+                auto cv = convert(v, path.isEmpty() ? key : path + QLatin1Char('.') + key);
+                if (!cv)
+                    return std::nullopt;
+                m.insert(key, *cv);
+            }
+            return m;
+        }
+        if (auto a = n.as_array()) {
+            QVariantList l;
+            for (size_t i = 0; i < a->size(); ++i) {
+                auto cv = convert(*a->get(i), QStringLiteral("%1[%2]").arg(path).arg(i));
+                if (!cv)
+                    return std::nullopt;
+                l.append(*cv);
+            }
+            return l;
+        }
+        if (auto s = n.as_string())
+            return QVariant(QString::fromStdString(s->get()));
+        if (auto i = n.as_integer())
+            return QVariant(qint64(i->get()));
+        if (auto f = n.as_floating_point()) {
+            if (!std::isfinite(f->get())) {
+                fail(n, QStringLiteral("'%1': inf and nan are not allowed").arg(path));
+                return std::nullopt;
+            }
+            return QVariant(f->get());
+        }
+        if (auto b = n.as_boolean())
+            return QVariant(b->get());
+        fail(n, QStringLiteral("'%1': dates and times are not used in task files").arg(path));
+        return std::nullopt;
+    }
+
+    void fail(const toml::node& n, const QString& reason)
+    {
+        if (error.isEmpty()) {
+            error = reason;
+            errorLine = lineOf(n);
+        }
+    }
+};
+
+QString quoted(const QString& s)
+{
+    QString out = QStringLiteral("\"");
+    for (const QChar ch : s) {
+        const char16_t c = ch.unicode();
+        if (c == '"')
+            out += QStringLiteral("\\\"");
+        else if (c == '\\')
+            out += QStringLiteral("\\\\");
+        else if (c == '\n')
+            out += QStringLiteral("\\n");
+        else if (c == '\t')
+            out += QStringLiteral("\\t");
+        else if (c == '\r')
+            out += QStringLiteral("\\r");
+        else if (c < 0x20 || c == 0x7f)
+            out += QStringLiteral("\\u%1").arg(uint(c), 4, 16, QLatin1Char('0'));
+        else
+            out += ch;
+    }
+    return out + QLatin1Char('"');
+}
+
+QString key(const QString& k)
+{
+    static const QRegularExpression bare(QStringLiteral("^[A-Za-z0-9_-]+$"));
+    return bare.match(k).hasMatch() ? k : quoted(k);
+}
+
+QString value(const QVariant& v)
+{
+    switch (v.typeId()) {
+    case QMetaType::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QMetaType::Int:
+    case QMetaType::LongLong: return QString::number(v.toLongLong());
+    case QMetaType::Double: {
+        const double d = v.toDouble();
+        QString t;
+        for (int prec = 1; prec <= 17; ++prec) {
+            t = QString::number(d, 'g', prec);
+            if (t.toDouble() == d)
+                break;
+        }
+        if (!t.contains(QLatin1Char('.')) && !t.contains(QLatin1Char('e')))
+            t += QStringLiteral(".0");
+        return t;
+    }
+    case QMetaType::QVariantList: {
+        QStringList parts;
+        for (const QVariant& e : v.toList())
+            parts.append(value(e));
+        return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+    }
+    default: return quoted(v.toString());
+    }
+}
+
+QString stringArray(const QStringList& l)
+{
+    QStringList q;
+    for (const QString& s : l)
+        q.append(quoted(s));
+    return QLatin1Char('[') + q.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+}  // namespace
+
+std::optional<TomlDocument> parseToml(const QByteArray& text, TomlError* error)
+{
+    TomlDocument doc;
+    try {
+        const toml::table table = toml::parse(std::string_view(text.constData(), size_t(text.size())));
+        Converter c{&doc, {}, 0};
+        auto root = c.convert(table, QString());
+        if (!root) {
+            if (error)
+                *error = {c.errorLine, c.error};
+            return std::nullopt;
+        }
+        doc.root = root->toMap();
+        return doc;
+    } catch (const toml::parse_error& e) {
+        if (error)
+            *error = {int(e.source().begin.line), QString::fromUtf8(e.description().data(),
+                                                                     qsizetype(e.description().size()))};
+        return std::nullopt;
+    }
+}
+
+QByteArray writeTaskToml(const Task& t)
+{
+    QString out;
+    auto line = [&](const QString& k, const QString& v) { out += key(k) + QStringLiteral(" = ") + v + QLatin1Char('\n'); };
+    line(QStringLiteral("id"), quoted(t.id));
+    line(QStringLiteral("title"), quoted(t.title));
+    line(QStringLiteral("level"), QString::number(t.level));
+    line(QStringLiteral("categories"), stringArray(t.categories));
+    line(QStringLiteral("tags"), stringArray(t.tags));
+    line(QStringLiteral("dtype"), quoted(t.dtype));
+    line(QStringLiteral("shown"), stringArray(t.shown.names()));
+    line(QStringLiteral("status"), quoted(toString(t.status)));
+    if (!t.forbiddenOps.isEmpty())
+        line(QStringLiteral("forbidden_ops"), stringArray(t.forbiddenOps));
+
+    out += QStringLiteral("\n[source]\n");
+    const QVariantMap source = taskToVariant(t, false).value(QStringLiteral("source")).toMap();
+    line(QStringLiteral("kind"), quoted(source.value(QStringLiteral("kind")).toString()));
+    for (const char* k : {"level", "problem", "name", "path", "line"})
+        if (source.contains(QLatin1String(k)))
+            line(QLatin1String(k), value(source.value(QLatin1String(k))));
+
+    if (t.tolerance) {
+        out += QStringLiteral("\n[tolerance]\n");
+        line(QStringLiteral("atol"), value(t.tolerance->atol));
+        line(QStringLiteral("rtol"), value(t.tolerance->rtol));
+    }
+    if (!t.flopsFormula.isEmpty() || !t.bytesFormula.isEmpty()) {
+        out += QStringLiteral("\n[formulas]\n");
+        if (!t.flopsFormula.isEmpty())
+            line(QStringLiteral("flops"), quoted(t.flopsFormula));
+        if (!t.bytesFormula.isEmpty())
+            line(QStringLiteral("bytes"), quoted(t.bytesFormula));
+    }
+    for (const TaskConfig& c : t.configs) {
+        out += QStringLiteral("\n[[configs]]\n");
+        line(QStringLiteral("name"), quoted(c.name));
+        for (auto it = c.values.cbegin(); it != c.values.cend(); ++it)
+            line(it.key(), value(it.value()));
+    }
+    return out.toUtf8();
+}
+
+}  // namespace km

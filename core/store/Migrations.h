@@ -1,0 +1,18 @@
+#pragma once
+// The store's schema as an ordered list of migrations; migration N upgrades a file at user_version N-1 to N.
+
+#include <QStringList>
+#include <QList>
+
+namespace km::store {
+
+struct Migration {
+    int version;
+    const char* summary;
+    QStringList statements;
+};
+
+const QList<Migration>& migrations();
+int latestSchemaVersion();
+
+}  // namespace km::store

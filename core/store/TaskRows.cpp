@@ -1,0 +1,217 @@
+#include "store/TaskRows.h"
+
+#include "model/TaskVariant.h"
+#include "util/Json.h"
+
+#include <QRegularExpression>
+
+namespace km {
+
+QString ftsQueryFor(const QString& text)
+{
+    static const QRegularExpression word(QStringLiteral("[\\p{L}\\p{N}_]+"));
+    QStringList terms;
+    for (auto it = word.globalMatch(text); it.hasNext();)
+        terms.append(QStringLiteral("\"%1\"*").arg(it.next().captured(0)));
+    return terms.join(QLatin1Char(' '));
+}
+
+namespace store {
+namespace {
+const char* const kContentColumns[] = {"id",      "title",         "level",         "source",  "dtype",
+                                       "shown",   "forbidden_ops", "atol",          "rtol",    "flops_formula",
+                                       "bytes_formula", "configs", "description", "reference", "spec",
+                                       "content_hash"};
+
+QString placeholders(int n)
+{
+    QStringList p;
+    for (int i = 0; i < n; ++i)
+        p.append(QStringLiteral("?"));
+    return p.join(QLatin1Char(','));
+}
+
+QVariantList configsVariant(const QList<TaskConfig>& configs)
+{
+    QVariantList out;
+    for (const TaskConfig& c : configs) {
+        QVariantMap m = c.values;
+        m.insert(QStringLiteral("name"), c.name);
+        out.append(m);
+    }
+    return out;
+}
+
+QVariantList stringsVariant(const QStringList& l) { return QVariantList(l.cbegin(), l.cend()); }
+
+// A null QString binds as SQL NULL; text columns are NOT NULL, so bind the empty string instead.
+QString text(const QString& s) { return s.isNull() ? QString(QLatin1String("")) : s; }
+}  // namespace
+
+QVariantList contentBindings(const Task& t, const QByteArray& hash)
+{
+    const QVariantMap source = taskToVariant(t, false).value(QStringLiteral("source")).toMap();
+    return {t.id,
+            text(t.title),
+            t.level,
+            QString::fromUtf8(json::write(source)),
+            text(t.dtype),
+            t.shown.bits(),
+            QString::fromUtf8(json::write(stringsVariant(t.forbiddenOps))),
+            t.tolerance ? QVariant(t.tolerance->atol) : QVariant(QMetaType(QMetaType::Double)),
+            t.tolerance ? QVariant(t.tolerance->rtol) : QVariant(QMetaType(QMetaType::Double)),
+            text(t.flopsFormula),
+            text(t.bytesFormula),
+            QString::fromUtf8(json::write(configsVariant(t.configs))),
+            text(t.description),
+            text(t.reference),
+            text(t.spec),
+            QString::fromLatin1(hash)};
+}
+
+QString insertTaskSql()
+{
+    QStringList cols;
+    for (const char* c : kContentColumns)
+        cols.append(QLatin1String(c));
+    cols << QStringLiteral("status") << QStringLiteral("created_at") << QStringLiteral("updated_at");
+    return QStringLiteral("INSERT INTO tasks(%1) VALUES (%2)").arg(cols.join(QLatin1Char(',')), placeholders(int(cols.size())));
+}
+
+QString updateTaskSql()
+{
+    QStringList sets;
+    for (const char* c : kContentColumns)
+        sets.append(QStringLiteral("%1 = ?").arg(QLatin1String(c)));
+    sets << QStringLiteral("updated_at = ?");
+    return QStringLiteral("UPDATE tasks SET %1 WHERE id = ?").arg(sets.join(QLatin1Char(',')));
+}
+
+QString selectTaskSql()
+{
+    QStringList cols;
+    for (const char* c : kContentColumns)
+        cols.append(QLatin1String(c));
+    cols << QStringLiteral("status");
+    return QStringLiteral("SELECT %1 FROM tasks").arg(cols.join(QLatin1Char(',')));
+}
+
+Task taskFromRow(const QSqlQuery& q)
+{
+    // The row was written by contentBindings(); reuse the variant decoder so both formats agree on types.
+    QVariantMap m;
+    m.insert(QStringLiteral("id"), q.value(0).toString());
+    m.insert(QStringLiteral("title"), q.value(1).toString());
+    m.insert(QStringLiteral("level"), q.value(2).toLongLong());
+    m.insert(QStringLiteral("source"), json::parse(q.value(3).toByteArray(), nullptr).value_or(QVariantMap()));
+    m.insert(QStringLiteral("dtype"), q.value(4).toString());
+    m.insert(QStringLiteral("shown"), stringsVariant(PresentationSet(q.value(5).toInt()).names()));
+    const QVariant ops = json::parse(q.value(6).toByteArray(), nullptr).value_or(QVariantList());
+    if (!ops.toList().isEmpty())
+        m.insert(QStringLiteral("forbidden_ops"), ops);
+    if (!q.value(7).isNull())
+        m.insert(QStringLiteral("tolerance"), QVariantMap{{QStringLiteral("atol"), q.value(7).toDouble()},
+                                                          {QStringLiteral("rtol"), q.value(8).toDouble()}});
+    QVariantMap formulas;
+    if (!q.value(9).toString().isEmpty())
+        formulas.insert(QStringLiteral("flops"), q.value(9).toString());
+    if (!q.value(10).toString().isEmpty())
+        formulas.insert(QStringLiteral("bytes"), q.value(10).toString());
+    if (!formulas.isEmpty())
+        m.insert(QStringLiteral("formulas"), formulas);
+    const QVariant configs = json::parse(q.value(11).toByteArray(), nullptr).value_or(QVariantList());
+    if (!configs.toList().isEmpty())
+        m.insert(QStringLiteral("configs"), configs);
+    m.insert(QStringLiteral("description"), q.value(12).toString());
+    m.insert(QStringLiteral("reference"), q.value(13).toString());
+    m.insert(QStringLiteral("spec"), q.value(14).toString());
+    m.insert(QStringLiteral("status"), q.value(16).toString());
+    auto t = taskFromVariant(m);
+    return t ? t.value() : Task{};
+}
+
+QString summarySql(const TaskFilter& f, QVariantList* b)
+{
+    QString sql = QStringLiteral(
+        "SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
+        " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
+        " (SELECT group_concat(category, char(31)) FROM"
+        "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
+        " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)"
+        " FROM tasks t");
+    QStringList where;
+    const QString fts = ftsQueryFor(f.text);
+    if (!fts.isEmpty()) {
+        sql += QStringLiteral(" JOIN tasks_fts ON tasks_fts.rowid = t.task_pk");
+        where.append(QStringLiteral("tasks_fts MATCH ?"));
+        b->append(fts);
+    }
+    if (!f.statuses.isEmpty()) {
+        QStringList p;
+        for (ReviewStatus s : f.statuses) {
+            p.append(QStringLiteral("?"));
+            b->append(toString(s));
+        }
+        where.append(QStringLiteral("t.status IN (%1)").arg(p.join(QLatin1Char(','))));
+    }
+    if (!f.levels.isEmpty()) {
+        QStringList p;
+        for (int l : f.levels) {
+            p.append(QStringLiteral("?"));
+            b->append(l);
+        }
+        where.append(QStringLiteral("t.level IN (%1)").arg(p.join(QLatin1Char(','))));
+    }
+    if (!f.categories.isEmpty()) {
+        QStringList p;
+        for (const QString& c : f.categories) {
+            p.append(QStringLiteral("?"));
+            b->append(c);
+        }
+        where.append(QStringLiteral("EXISTS (SELECT 1 FROM task_categories c WHERE c.task_id = t.id AND "
+                                    "c.category IN (%1))")
+                         .arg(p.join(QLatin1Char(','))));
+    }
+    if (!f.presentations.isEmpty()) {
+        PresentationSet wanted;
+        for (Presentation p : f.presentations)
+            wanted.add(p);
+        const int bits = wanted.bits();
+        where.append(QStringLiteral("(t.shown & ?) = ?"));
+        *b << bits << bits;
+    }
+    if (!f.ids.isEmpty()) {
+        QStringList p;
+        for (const QString& id : f.ids) {
+            p.append(QStringLiteral("?"));
+            b->append(id);
+        }
+        where.append(QStringLiteral("t.id IN (%1)").arg(p.join(QLatin1Char(','))));
+    }
+    if (!where.isEmpty())
+        sql += QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+    sql += fts.isEmpty() ? QStringLiteral(" ORDER BY t.id") : QStringLiteral(" ORDER BY tasks_fts.rank, t.id");
+    if (f.limit > 0)
+        sql += QStringLiteral(" LIMIT %1").arg(f.limit);
+    return sql;
+}
+
+TaskSummary summaryFromRow(const QSqlQuery& q)
+{
+    TaskSummary s;
+    s.id = q.value(0).toString();
+    s.title = q.value(1).toString();
+    s.level = q.value(2).toInt();
+    s.shown = PresentationSet(q.value(3).toInt());
+    s.status = reviewStatusFromString(q.value(4).toString()).value_or(ReviewStatus::Draft);
+    s.updatedAt = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
+    s.present = PresentationSet(q.value(6).toInt());
+    const QString cats = q.value(7).toString();
+    if (!cats.isEmpty())
+        s.categories = cats.split(QChar(31));
+    s.lastReviewer = q.value(8).toString();
+    return s;
+}
+
+}  // namespace store
+}  // namespace km

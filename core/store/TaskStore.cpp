@@ -1,0 +1,322 @@
+#include "store/TaskStore.h"
+
+#include "model/TaskVariant.h"
+#include "store/Database.h"
+#include "store/TaskRows.h"
+#include "util/Json.h"
+
+#include <QSqlQuery>
+#include <QStandardPaths>
+
+namespace km {
+
+using store::Database;
+using store::Transaction;
+
+namespace {
+QString nowText() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+}  // namespace
+
+Result<std::unique_ptr<TaskStore>> TaskStore::open(const QString& path)
+{
+    auto db = Database::open(path);
+    if (!db)
+        return db.error();
+    return std::make_unique<TaskStore>(std::move(db).value());
+}
+
+TaskStore::TaskStore(std::unique_ptr<store::Database> db) : m_db(std::move(db)) {}
+TaskStore::~TaskStore() = default;
+
+QString TaskStore::path() const { return m_db->path(); }
+int TaskStore::schemaVersion() const { return m_db->schemaVersion(); }
+
+Result<QList<UpsertOutcome>> TaskStore::upsertTasks(const QList<Task>& tasks, const QString& actor,
+                                                    const QString& reason)
+{
+    Transaction tx(*m_db);
+    if (!tx.started())
+        return tx.started().error();
+    QList<UpsertOutcome> outcomes;
+    outcomes.reserve(tasks.size());
+    for (const Task& t : tasks) {
+        auto r = upsertOne(t, actor, reason);
+        if (!r)
+            return makeError(r.error().code, QStringLiteral("task %1: %2").arg(t.id, r.error().message),
+                             r.error().detail);
+        outcomes.append(r.value());
+    }
+    if (Status s = tx.commit(); !s)
+        return s.error();
+    return outcomes;
+}
+
+Result<UpsertOutcome> TaskStore::upsertTask(const Task& task, const QString& actor, const QString& reason)
+{
+    auto r = upsertTasks({task}, actor, reason);
+    if (!r)
+        return r.error();
+    return r.value().first();
+}
+
+Result<UpsertOutcome> TaskStore::upsertOne(const Task& t, const QString& actor, const QString& reason)
+{
+    const QByteArray hash = t.contentHash();
+    auto existing = task(t.id);
+    if (!existing)
+        return existing.error();
+    const QString now = nowText();
+    const QVariantList content = store::contentBindings(t, hash);
+    if (!existing.value()) {
+        QVariantList b = content;
+        b << toString(t.status) << now << now;
+        auto q = m_db->exec(store::insertTaskSql(), b);
+        if (!q)
+            return q.error();
+        if (Status s = writeLists(t); !s)
+            return s.error();
+        if (Status s = appendAudit(actor, QStringLiteral("task"), t.id, QStringLiteral("created"), reason,
+                                   {{QStringLiteral("status"), toString(t.status)}});
+            !s)
+            return s.error();
+        return UpsertOutcome::Created;
+    }
+    const Task& old = *existing.value();
+    if (old.contentHash() == hash)
+        return UpsertOutcome::Unchanged;
+
+    QVariantList b = content;
+    b << now << t.id;
+    if (auto q = m_db->exec(store::updateTaskSql(), b); !q)
+        return q.error();
+    if (Status s = writeLists(t); !s)
+        return s.error();
+    // Record which fields changed, so the history says what an edit or re-import did.
+    const QVariantMap before = taskToVariant(old);
+    const QVariantMap after = taskToVariant(t);
+    QStringList changed;
+    for (auto it = after.cbegin(); it != after.cend(); ++it)
+        if (it.key() != QLatin1String("status") && before.value(it.key()) != it.value())
+            changed.append(it.key());
+    for (auto it = before.cbegin(); it != before.cend(); ++it)
+        if (!after.contains(it.key()))
+            changed.append(it.key());
+    if (Status s = appendAudit(actor, QStringLiteral("task"), t.id, QStringLiteral("updated"), reason,
+                               {{QStringLiteral("fields"), changed}});
+        !s)
+        return s.error();
+    return UpsertOutcome::Updated;
+}
+
+Status TaskStore::writeLists(const Task& t)
+{
+    if (auto q = m_db->exec(QStringLiteral("DELETE FROM task_categories WHERE task_id = ?"), {t.id}); !q)
+        return q.error();
+    if (auto q = m_db->exec(QStringLiteral("DELETE FROM task_tags WHERE task_id = ?"), {t.id}); !q)
+        return q.error();
+    for (int i = 0; i < t.categories.size(); ++i)
+        if (auto q = m_db->exec(
+                QStringLiteral("INSERT OR IGNORE INTO task_categories(task_id, position, category) VALUES (?,?,?)"),
+                {t.id, i, t.categories[i]});
+            !q)
+            return q.error();
+    for (int i = 0; i < t.tags.size(); ++i)
+        if (auto q = m_db->exec(QStringLiteral("INSERT OR IGNORE INTO task_tags(task_id, position, tag) VALUES (?,?,?)"),
+                                {t.id, i, t.tags[i]});
+            !q)
+            return q.error();
+    return {};
+}
+
+Status TaskStore::appendAudit(const QString& actor, const QString& entity, const QString& entityId,
+                              const QString& action, const QString& reason, const QVariantMap& detail)
+{
+    auto q = m_db->exec(QStringLiteral("INSERT INTO audit_log(at, actor, entity, entity_id, action, reason, detail) "
+                                       "VALUES (?,?,?,?,?,?,?)"),
+                        {nowText(), actor, entity, entityId, action, reason, QString::fromUtf8(json::write(detail))});
+    if (!q)
+        return q.error();
+    return {};
+}
+
+Result<std::optional<Task>> TaskStore::task(const QString& id)
+{
+    auto q = m_db->exec(store::selectTaskSql() + QStringLiteral(" WHERE id = ?"), {id});
+    if (!q)
+        return q.error();
+    QSqlQuery query = std::move(q).value();
+    if (!query.next())
+        return std::optional<Task>();
+    Task t = store::taskFromRow(query);
+    for (const auto& [table, column, target] :
+         {std::tuple{"task_categories", "category", &t.categories}, std::tuple{"task_tags", "tag", &t.tags}}) {
+        auto lq = m_db->exec(QStringLiteral("SELECT %1 FROM %2 WHERE task_id = ? ORDER BY position")
+                                 .arg(QLatin1String(column), QLatin1String(table)),
+                             {id});
+        if (!lq)
+            return lq.error();
+        QSqlQuery l = std::move(lq).value();
+        while (l.next())
+            target->append(l.value(0).toString());
+    }
+    return std::optional<Task>(std::move(t));
+}
+
+Result<QList<TaskSummary>> TaskStore::summaries(const TaskFilter& filter)
+{
+    QVariantList bindings;
+    const QString sql = store::summarySql(filter, &bindings);
+    auto q = m_db->exec(sql, bindings);
+    if (!q)
+        return q.error();
+    QSqlQuery query = std::move(q).value();
+    QList<TaskSummary> out;
+    while (query.next())
+        out.append(store::summaryFromRow(query));
+    return out;
+}
+
+Result<QList<Task>> TaskStore::tasks(const TaskFilter& filter)
+{
+    auto s = summaries(filter);
+    if (!s)
+        return s.error();
+    QList<Task> out;
+    out.reserve(s.value().size());
+    for (const TaskSummary& sum : s.value()) {
+        auto t = task(sum.id);
+        if (!t)
+            return t.error();
+        if (t.value())
+            out.append(*t.value());
+    }
+    return out;
+}
+
+Result<int> TaskStore::count()
+{
+    auto q = m_db->exec(QStringLiteral("SELECT count(*) FROM tasks"));
+    if (!q)
+        return q.error();
+    QSqlQuery query = std::move(q).value();
+    return query.next() ? query.value(0).toInt() : 0;
+}
+
+Result<ReviewRecord> TaskStore::review(const QString& taskId, ReviewStatus to, const QString& reviewer,
+                                       const QString& reason, const QString& comment)
+{
+    if (reviewer.trimmed().isEmpty())
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("a review needs a reviewer name"));
+    Transaction tx(*m_db);
+    if (!tx.started())
+        return tx.started().error();
+    auto sq = m_db->exec(QStringLiteral("SELECT status FROM tasks WHERE id = ?"), {taskId});
+    if (!sq)
+        return sq.error();
+    QSqlQuery statusQuery = std::move(sq).value();
+    if (!statusQuery.next())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no task with id '%1'").arg(taskId));
+    ReviewRecord r;
+    r.taskId = taskId;
+    r.reviewer = reviewer;
+    r.at = QDateTime::currentDateTimeUtc();
+    r.from = reviewStatusFromString(statusQuery.value(0).toString()).value_or(ReviewStatus::Draft);
+    r.to = to;
+    r.reason = reason;
+    r.comment = comment;
+    const QString at = r.at.toString(Qt::ISODateWithMs);
+    auto ins = m_db->exec(QStringLiteral("INSERT INTO reviews(task_id, reviewer, at, from_status, to_status, reason, "
+                                         "comment) VALUES (?,?,?,?,?,?,?)"),
+                          {taskId, reviewer, at, toString(r.from), toString(to), reason, comment});
+    if (!ins)
+        return ins.error();
+    r.id = ins.value().lastInsertId().toLongLong();
+    if (auto u = m_db->exec(QStringLiteral("UPDATE tasks SET status = ?, updated_at = ? WHERE id = ?"),
+                            {toString(to), at, taskId});
+        !u)
+        return u.error();
+    if (Status s = appendAudit(reviewer, QStringLiteral("task"), taskId, QStringLiteral("status"), reason,
+                               {{QStringLiteral("from"), toString(r.from)},
+                                {QStringLiteral("to"), toString(to)},
+                                {QStringLiteral("comment"), comment},
+                                {QStringLiteral("review_id"), r.id}});
+        !s)
+        return s.error();
+    if (Status s = tx.commit(); !s)
+        return s.error();
+    return r;
+}
+
+Result<QList<ReviewRecord>> TaskStore::reviews(const QString& taskId)
+{
+    auto q = m_db->exec(QStringLiteral("SELECT id, task_id, reviewer, at, from_status, to_status, reason, comment "
+                                       "FROM reviews WHERE task_id = ? ORDER BY id"),
+                        {taskId});
+    if (!q)
+        return q.error();
+    QSqlQuery query = std::move(q).value();
+    QList<ReviewRecord> out;
+    while (query.next()) {
+        ReviewRecord r;
+        r.id = query.value(0).toLongLong();
+        r.taskId = query.value(1).toString();
+        r.reviewer = query.value(2).toString();
+        r.at = QDateTime::fromString(query.value(3).toString(), Qt::ISODateWithMs);
+        r.from = reviewStatusFromString(query.value(4).toString()).value_or(ReviewStatus::Draft);
+        r.to = reviewStatusFromString(query.value(5).toString()).value_or(ReviewStatus::Draft);
+        r.reason = query.value(6).toString();
+        r.comment = query.value(7).toString();
+        out.append(r);
+    }
+    return out;
+}
+
+Result<QList<AuditEntry>> TaskStore::audit(const QString& entity, const QString& entityId)
+{
+    QString sql = QStringLiteral("SELECT id, at, actor, entity, entity_id, action, reason, detail FROM audit_log");
+    QVariantList b;
+    if (!entity.isEmpty()) {
+        sql += QStringLiteral(" WHERE entity = ? AND entity_id = ?");
+        b << entity << entityId;
+    }
+    auto q = m_db->exec(sql + QStringLiteral(" ORDER BY id"), b);
+    if (!q)
+        return q.error();
+    QSqlQuery query = std::move(q).value();
+    QList<AuditEntry> out;
+    while (query.next()) {
+        AuditEntry e;
+        e.id = query.value(0).toLongLong();
+        e.at = QDateTime::fromString(query.value(1).toString(), Qt::ISODateWithMs);
+        e.actor = query.value(2).toString();
+        e.entity = query.value(3).toString();
+        e.entityId = query.value(4).toString();
+        e.action = query.value(5).toString();
+        e.reason = query.value(6).toString();
+        e.detail = json::parse(query.value(7).toByteArray(), nullptr).value_or(QVariant()).toMap();
+        out.append(e);
+    }
+    return out;
+}
+
+QString defaultStorePath()
+{
+    const QString env = qEnvironmentVariable("KMOSAIC_DB");
+    if (!env.isEmpty())
+        return env;
+    // GenericDataLocation honours XDG_DATA_HOME (default ~/.local/share).
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/kmosaic/kmosaic.sqlite");
+}
+
+QString defaultActor()
+{
+    for (const char* var : {"KMOSAIC_USER", "USER", "LOGNAME"}) {
+        const QString v = qEnvironmentVariable(var);
+        if (!v.isEmpty())
+            return v;
+    }
+    return QStringLiteral("unknown");
+}
+
+}  // namespace km

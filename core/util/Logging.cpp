@@ -1,0 +1,7 @@
+#include "util/Logging.h"
+
+namespace km {
+Q_LOGGING_CATEGORY(lcStore, "kmosaic.store", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcCurate, "kmosaic.curate", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcCli, "kmosaic.cli", QtWarningMsg)
+}  // namespace km
