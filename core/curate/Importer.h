@@ -3,6 +3,7 @@
 // and reports the rest with file and line. Runs on the caller's thread; progress can cancel.
 
 #include "curate/ImportReport.h"
+#include "model/Task.h"
 #include "store/TaskQuery.h"
 #include "util/Result.h"
 

@@ -15,7 +15,7 @@ struct Rule {
 
 // Calls as written through torch., nn., F. or as tensor methods.
 constexpr Rule kRules[] = {
-    {R"(\b(?:nn\.)?(?:Conv[123]d|ConvTranspose[123]d)\b|\bF\.conv(?:_transpose)?[123]d\b|\btorch\.conv(?:_transpose)?[123]d\b)",
+    {R"(\b(?:nn\.)?(?:Conv[123]d|ConvTranspose[123]d)\b|\b(?:F|functional|torch)\.conv(?:_transpose)?[123]d\b)",
      "convolution"},
     {R"(\b(?:torch\.)?(?:bmm|baddbmm)\b|\.bmm\(|\btorch\.einsum\s*\(\s*['"][a-z]+\s*[a-z]*,)", "batched-gemm"},
     {R"(\btorch\.(?:matmul|mm|addmm|mv|einsum|tensordot)\b|\.(?:matmul|mm)\(|\bnn\.(?:Linear|Bilinear)\b|\bF\.linear\b|@)",

@@ -4,19 +4,32 @@
 #include "util/Logging.h"
 
 #include <QAtomicInt>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QSqlError>
+#include <QThread>
 
 namespace km::store {
 
 namespace {
 QAtomicInt g_connectionCounter;
+constexpr int kBusyTimeoutMs = 15000;
 
 Error sqlError(const QString& what, const QSqlError& e, const QString& sql = {})
 {
     qCWarning(lcStore).noquote() << what << e.text() << sql.left(200);
     return makeError(ErrorCode::Database, QStringLiteral("%1: %2").arg(what, e.text()), sql);
+}
+
+Error newerSchemaError(const QString& path, int version)
+{
+    return makeError(ErrorCode::Unsupported,
+                     QStringLiteral("%1 has schema version %2, newer than this release understands (%3); "
+                                    "use a newer KernelMosaic")
+                         .arg(path)
+                         .arg(version)
+                         .arg(latestSchemaVersion()));
 }
 }  // namespace
 
@@ -52,11 +65,16 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, int target
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         db.setDatabaseName(info.absoluteFilePath());
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=15000"));
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
     }
     std::unique_ptr<Database> self(new Database(info.absoluteFilePath(), name));
     if (!self->connection().open())
         return sqlError(QStringLiteral("cannot open %1").arg(path), self->connection().lastError());
+    // Before configure(): switching a newer release's file to WAL would already rewrite its header. Not logged
+    // here: a file that is no database fails again in configure(), which says so.
+    if (QSqlQuery v(self->connection()); v.exec(QStringLiteral("PRAGMA user_version")) && v.next() &&
+                                          v.value(0).toInt() > latestSchemaVersion())
+        return newerSchemaError(self->m_path, v.value(0).toInt());
     if (Status s = self->configure(); !s)
         return s.error();
     if (Status s = self->migrate(targetVersion <= 0 ? latestSchemaVersion() : targetVersion); !s)
@@ -67,14 +85,33 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, int target
 Status Database::configure()
 {
     // journal_mode answers with a row; a file that is not SQLite fails here with "file is not a database".
-    auto wal = exec(QStringLiteral("PRAGMA journal_mode=WAL"));
-    if (!wal)
-        return makeError(ErrorCode::Database,
-                         QStringLiteral("%1 is not a KernelMosaic store: %2").arg(m_path, wal.error().message));
-    QSqlQuery q = std::move(wal).value();
+    // Switching a new file to WAL upgrades a lock: when another process opens the same new file at that moment,
+    // SQLite answers SQLITE_BUSY at once (waiting could deadlock) instead of calling the busy handler, so retry
+    // within the busy timeout.
+    const QString sql = QStringLiteral("PRAGMA journal_mode=WAL");
+    QSqlQuery q(connection());
+    q.setForwardOnly(true);
+    const QDeadlineTimer deadline(kBusyTimeoutMs);
+    bool switched = q.exec(sql);
+    while (!switched && q.lastError().nativeErrorCode() == QLatin1String("5") && !deadline.hasExpired()) {
+        q.finish();
+        QThread::msleep(5);
+        switched = q.exec(sql);
+    }
+    if (!switched) {
+        const QSqlError error = q.lastError();
+        (void)sqlError(QStringLiteral("SQL failed"), error, sql);  // logs it
+        const QString message = error.nativeErrorCode() == QLatin1String("5")
+                                    ? QStringLiteral("%1 stays locked by another process: %2")
+                                    : QStringLiteral("%1 is not a KernelMosaic store: %2");
+        return makeError(ErrorCode::Database, message.arg(m_path, error.databaseText()), sql);
+    }
     if (!q.next() || q.value(0).toString().toLower() != QLatin1String("wal"))
         return makeError(ErrorCode::Database, QStringLiteral("could not switch %1 to WAL mode").arg(m_path));
-    return execAll({QStringLiteral("PRAGMA foreign_keys=ON"), QStringLiteral("PRAGMA synchronous=FULL")});
+    // recursive_triggers: the rows INSERT OR REPLACE deletes fire delete triggers too, so the audit log's
+    // append-only trigger cannot be bypassed by replacing an entry.
+    return execAll({QStringLiteral("PRAGMA foreign_keys=ON"), QStringLiteral("PRAGMA synchronous=FULL"),
+                    QStringLiteral("PRAGMA recursive_triggers=ON")});
 }
 
 int Database::schemaVersion()
@@ -88,13 +125,8 @@ int Database::schemaVersion()
 
 Status Database::migrate(int targetVersion)
 {
-    if (schemaVersion() > latestSchemaVersion())
-        return makeError(ErrorCode::Unsupported,
-                         QStringLiteral("%1 has schema version %2, newer than this release understands (%3); "
-                                        "use a newer KernelMosaic")
-                             .arg(m_path)
-                             .arg(schemaVersion())
-                             .arg(latestSchemaVersion()));
+    if (const int version = schemaVersion(); version > latestSchemaVersion())
+        return newerSchemaError(m_path, version);
     for (const Migration& m : migrations()) {
         if (m.version > targetVersion)
             break;
@@ -123,8 +155,13 @@ Result<QSqlQuery> Database::exec(const QString& sql, const QVariantList& binding
     q.setForwardOnly(true);
     if (!q.prepare(sql))
         return sqlError(QStringLiteral("SQL prepare failed"), q.lastError(), sql);
-    for (const QVariant& b : bindings)
-        q.addBindValue(b);
+    for (const QVariant& b : bindings) {
+        // A null QString would bind as SQL NULL; text is never NULL in this schema unless bound as such on purpose.
+        if (b.typeId() == QMetaType::QString && b.toString().isNull())
+            q.addBindValue(QString(QLatin1String("")));
+        else
+            q.addBindValue(b);
+    }
     if (!q.exec())
         return sqlError(QStringLiteral("SQL failed"), q.lastError(), sql);
     return q;

@@ -43,29 +43,26 @@ QVariantList configsVariant(const QList<TaskConfig>& configs)
 }
 
 QVariantList stringsVariant(const QStringList& l) { return QVariantList(l.cbegin(), l.cend()); }
-
-// A null QString binds as SQL NULL; text columns are NOT NULL, so bind the empty string instead.
-QString text(const QString& s) { return s.isNull() ? QString(QLatin1String("")) : s; }
 }  // namespace
 
 QVariantList contentBindings(const Task& t, const QByteArray& hash)
 {
     const QVariantMap source = taskToVariant(t, false).value(QStringLiteral("source")).toMap();
     return {t.id,
-            text(t.title),
+            t.title,
             t.level,
             QString::fromUtf8(json::write(source)),
-            text(t.dtype),
+            t.dtype,
             t.shown.bits(),
             QString::fromUtf8(json::write(stringsVariant(t.forbiddenOps))),
             t.tolerance ? QVariant(t.tolerance->atol) : QVariant(QMetaType(QMetaType::Double)),
             t.tolerance ? QVariant(t.tolerance->rtol) : QVariant(QMetaType(QMetaType::Double)),
-            text(t.flopsFormula),
-            text(t.bytesFormula),
+            t.flopsFormula,
+            t.bytesFormula,
             QString::fromUtf8(json::write(configsVariant(t.configs))),
-            text(t.description),
-            text(t.reference),
-            text(t.spec),
+            t.description,
+            t.reference,
+            t.spec,
             QString::fromLatin1(hash)};
 }
 

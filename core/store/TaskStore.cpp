@@ -96,7 +96,8 @@ Result<UpsertOutcome> TaskStore::upsertOne(const Task& t, const QString& actor, 
     const QVariantMap after = taskToVariant(t);
     QStringList changed;
     for (auto it = after.cbegin(); it != after.cend(); ++it)
-        if (it.key() != QLatin1String("status") && before.value(it.key()) != it.value())
+        // Compared as JSON: QVariant equates 16 and 16.0, which are different configs to the reference program.
+        if (it.key() != QLatin1String("status") && json::write(before.value(it.key())) != json::write(it.value()))
             changed.append(it.key());
     for (auto it = before.cbegin(); it != before.cend(); ++it)
         if (!after.contains(it.key()))

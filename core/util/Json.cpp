@@ -112,6 +112,7 @@ private:
                 fail(QStringLiteral("expected a quoted object key"));
                 return std::nullopt;
             }
+            const qsizetype keyStart = m_pos;
             auto key = string();
             if (!key)
                 return std::nullopt;
@@ -125,6 +126,7 @@ private:
             if (!v)
                 return std::nullopt;
             if (map.contains(*key)) {
+                m_pos = keyStart;
                 fail(QStringLiteral("duplicate key \"%1\"").arg(*key));
                 return std::nullopt;
             }
@@ -173,6 +175,7 @@ private:
 
     std::optional<QString> string()
     {
+        const qsizetype start = m_pos;
         ++m_pos;  // opening quote
         QByteArray utf8;
         QString out;
@@ -225,6 +228,7 @@ private:
                 return std::nullopt;
             }
         }
+        m_pos = start;
         fail(QStringLiteral("unterminated string"));
         return std::nullopt;
     }

@@ -39,7 +39,7 @@ public:
     explicit operator bool() const { return ok(); }
     const T& value() const& { return std::get<T>(m_value); }
     T& value() & { return std::get<T>(m_value); }
-    T&& value() && { return std::get<T>(std::move(m_value)); }
+    T value() && { return std::get<T>(std::move(m_value)); }  // by value: safe in range-for over a temporary
     const T* operator->() const { return &std::get<T>(m_value); }
     const T& operator*() const& { return std::get<T>(m_value); }
     const Error& error() const { return std::get<Error>(m_value); }

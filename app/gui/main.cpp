@@ -1,0 +1,42 @@
+// kmosaic-workbench: opens the store (seeding an empty one from the bundled tasks), builds the window, runs.
+#include "curate/BundledTasks.h"
+#include "store/TaskStore.h"
+#include "views/MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("kmosaic-workbench"));
+    QApplication::setOrganizationName(QStringLiteral("KernelMosaic"));
+    QApplication::setApplicationVersion(QStringLiteral(KMOSAIC_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("KernelMosaic Workbench"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption({QStringLiteral("db"), QStringLiteral("Store file (default: $KMOSAIC_DB, else the XDG data folder)."),
+                      QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("no-seed"), QStringLiteral("Do not import the bundled tasks into an empty store.")});
+    parser.process(app);
+
+    const QString path = parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db")) : km::defaultStorePath();
+    auto store = km::TaskStore::open(path);
+    if (!store) {
+        QMessageBox::critical(nullptr, QStringLiteral("KernelMosaic Workbench"),
+                              QStringLiteral("Cannot open the store:\n%1").arg(store.error().message));
+        return 1;
+    }
+    if (!parser.isSet(QStringLiteral("no-seed"))) {
+        auto seeded = km::seedIfEmpty(*store.value(), km::bundledTasksDir(), km::defaultActor());
+        if (!seeded)
+            QMessageBox::warning(nullptr, QStringLiteral("KernelMosaic Workbench"),
+                                 QStringLiteral("Could not import the bundled tasks:\n%1").arg(seeded.error().message));
+    }
+    km::ui::MainWindow window(*store.value());
+    window.show();
+    return app.exec();
+}

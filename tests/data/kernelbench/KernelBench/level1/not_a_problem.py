@@ -1,0 +1,1 @@
+# A helper file that does not follow the <n>_<Name>.py pattern.

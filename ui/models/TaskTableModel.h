@@ -1,0 +1,33 @@
+#pragma once
+// Table model over a snapshot of task summaries; never touches the store itself. GUI thread.
+
+#include "store/TaskQuery.h"
+
+#include <QAbstractTableModel>
+
+namespace km::ui {
+
+class TaskTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Id, Title, Level, Categories, Presentations, Status, Reviewer, LastChange, ColumnCount };
+    enum Role { TaskIdRole = Qt::UserRole + 1, SortRole };
+
+    explicit TaskTableModel(QObject* parent = nullptr);
+
+    void setSnapshot(QList<TaskSummary> rows);
+    const TaskSummary* summaryAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QList<TaskSummary> m_rows;
+};
+
+// "D R S" style marks of which presentations are shown to the model (lower-case: present but hidden).
+QString presentationMarks(PresentationSet shown, PresentationSet present);
+
+}  // namespace km::ui

@@ -1,0 +1,134 @@
+#include "views/MainWindow.h"
+
+#include "models/TaskTableModel.h"
+#include "store/TaskStore.h"
+#include "views/TaskDetailView.h"
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+
+namespace km::ui {
+
+MainWindow::MainWindow(TaskStore& store, QWidget* parent)
+    : QMainWindow(parent)
+    , m_store(store)
+    , m_model(new TaskTableModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_table(new QTableView(this))
+    , m_detail(new TaskDetailView(this))
+    , m_search(new QLineEdit(this))
+    , m_searchDebounce(new QTimer(this))
+{
+    setWindowTitle(tr("KernelMosaic Workbench — %1").arg(store.path()));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(TaskTableModel::SortRole);
+    m_table->setObjectName(QStringLiteral("taskTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(TaskTableModel::Id, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    QHeaderView* header = m_table->horizontalHeader();
+    for (int c : {TaskTableModel::Id, TaskTableModel::Level, TaskTableModel::Presentations, TaskTableModel::Status,
+                  TaskTableModel::LastChange})
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TaskTableModel::Title, QHeaderView::Stretch);
+    header->resizeSection(TaskTableModel::Categories, 200);
+    m_table->setAlternatingRowColors(true);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    setCentralWidget(splitter);
+
+    m_search->setObjectName(QStringLiteral("searchBox"));
+    m_search->setPlaceholderText(tr("Search titles, descriptions, specifications and code…"));
+    m_search->setClearButtonEnabled(true);
+    auto* bar = addToolBar(tr("Search"));
+    bar->setObjectName(QStringLiteral("searchBar"));
+    bar->addWidget(m_search);
+    m_searchDebounce->setSingleShot(true);
+    m_searchDebounce->setInterval(120);  // typing coalesces: the latest text wins
+    connect(m_search, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
+    connect(m_searchDebounce, &QTimer::timeout, this, &MainWindow::reload);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showSelectedTask);
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Reload"), QKeySequence::Refresh, this, &MainWindow::reload);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About KernelMosaic"), this, [this] {
+        QMessageBox::about(this, tr("About KernelMosaic Workbench"),
+                           tr("<b>KernelMosaic Workbench</b> %1<br>Curate CUDA tasks, verified kernels and agent "
+                              "trajectories.<br>Store: %2")
+                               .arg(QApplication::applicationVersion(), m_store.path().toHtmlEscaped()));
+    });
+    resize(1400, 850);
+    reload();
+}
+
+void MainWindow::reload()
+{
+    TaskFilter filter;
+    filter.text = m_search->text();
+    auto rows = m_store.summaries(filter);
+    if (!rows) {
+        reportError(tr("Cannot list tasks"), rows.error().message);
+        return;
+    }
+    const QString current = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
+    m_model->setSnapshot(rows.value());
+    auto total = m_store.count();
+    statusBar()->showMessage(tr("%1 of %2 tasks").arg(rows.value().size()).arg(total ? total.value() : 0));
+    // Keep the task the user was on; when the filter dropped it, move to the first row.
+    QModelIndex target = m_proxy->index(0, 0);
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex i = m_proxy->index(r, 0);
+        if (i.data(TaskTableModel::TaskIdRole).toString() == current) {
+            target = i;
+            break;
+        }
+    }
+    if (target.isValid())
+        m_table->setCurrentIndex(target);
+    else
+        m_detail->clear();
+}
+
+void MainWindow::showSelectedTask()
+{
+    const QString id = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
+    if (id.isEmpty()) {
+        m_detail->clear();
+        return;
+    }
+    auto task = m_store.task(id);
+    if (!task) {
+        reportError(tr("Cannot load task %1").arg(id), task.error().message);
+        return;
+    }
+    if (task.value())
+        m_detail->setTask(*task.value());
+}
+
+void MainWindow::reportError(const QString& what, const QString& message)
+{
+    statusBar()->showMessage(QStringLiteral("%1: %2").arg(what, message));
+}
+
+}  // namespace km::ui
