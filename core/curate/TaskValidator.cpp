@@ -12,11 +12,10 @@ bool isValidTaskId(const QString& id)
     return re.match(id).hasMatch();
 }
 
-QList<ValidationIssue> validateTask(const Task& t)
+QList<ValidationIssue> validateStructure(const Task& t)
 {
     QList<ValidationIssue> out;
     auto error = [&](const QString& field, const QString& msg) { out.append({true, field, msg}); };
-    auto warn = [&](const QString& field, const QString& msg) { out.append({false, field, msg}); };
 
     if (!isValidTaskId(t.id))
         error(QStringLiteral("id"), QStringLiteral("'%1' is not a valid id (lower-case letters, digits, '.', '_', "
@@ -30,6 +29,16 @@ QList<ValidationIssue> validateTask(const Task& t)
         if (!knownCategories().contains(c))
             error(QStringLiteral("categories"),
                   QStringLiteral("unknown category '%1' (known: %2)").arg(c, knownCategories().join(QStringLiteral(", "))));
+    for (const auto& [field, list] : {std::pair{QStringLiteral("categories"), &t.categories},
+                                      std::pair{QStringLiteral("tags"), &t.tags},
+                                      std::pair{QStringLiteral("forbidden_ops"), &t.forbiddenOps}}) {
+        QSet<QString> seen;
+        for (const QString& v : *list) {
+            if (seen.contains(v))
+                error(field, QStringLiteral("'%1' is listed twice").arg(v));
+            seen.insert(v);
+        }
+    }
     if (!knownDtypes().contains(t.dtype))
         error(QStringLiteral("dtype"),
               QStringLiteral("unknown dtype '%1' (known: %2)").arg(t.dtype, knownDtypes().join(QStringLiteral(", "))));
@@ -43,6 +52,15 @@ QList<ValidationIssue> validateTask(const Task& t)
         if (t.shown.has(p) && !present.has(p))
             error(QStringLiteral("shown"), QStringLiteral("shows '%1' but the task has none").arg(toString(p)));
 
+    return out;
+}
+
+QList<ValidationIssue> validateTask(const Task& t)
+{
+    QList<ValidationIssue> out = validateStructure(t);
+    auto error = [&](const QString& field, const QString& msg) { out.append({true, field, msg}); };
+    auto warn = [&](const QString& field, const QString& msg) { out.append({false, field, msg}); };
+    const PresentationSet present = t.present();
     if (!present.has(Presentation::Reference)) {
         warn(QStringLiteral("reference.py"), QStringLiteral("no reference program: the task cannot be verified"));
     } else {

@@ -13,7 +13,10 @@ struct ValidationIssue {
     QString message;
 };
 
+// Everything: structure, the reference contract, configurations against the reference's constants.
 QList<ValidationIssue> validateTask(const Task& task);
+// What any stored task must satisfy (the store refuses others): id, title, level, vocabularies, presentations.
+QList<ValidationIssue> validateStructure(const Task& task);
 bool isValidTaskId(const QString& id);
 
 }  // namespace km

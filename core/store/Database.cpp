@@ -72,8 +72,8 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, int target
         return sqlError(QStringLiteral("cannot open %1").arg(path), self->connection().lastError());
     // Before configure(): switching a newer release's file to WAL would already rewrite its header. Not logged
     // here: a file that is no database fails again in configure(), which says so.
-    if (QSqlQuery v(self->connection()); v.exec(QStringLiteral("PRAGMA user_version")) && v.next() &&
-                                          v.value(0).toInt() > latestSchemaVersion())
+    if (QSqlQuery v(self->connection());
+        v.exec(QStringLiteral("PRAGMA user_version")) && v.next() && v.value(0).toInt() > latestSchemaVersion())
         return newerSchemaError(self->m_path, v.value(0).toInt());
     if (Status s = self->configure(); !s)
         return s.error();
@@ -130,6 +130,8 @@ Status Database::migrate(int targetVersion)
     for (const Migration& m : migrations()) {
         if (m.version > targetVersion)
             break;
+        if (schemaVersion() >= m.version)  // up to date: no write lock, so readers never queue behind writers here
+            continue;
         Transaction tx(*this);
         if (!tx.started())
             return tx.started();

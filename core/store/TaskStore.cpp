@@ -1,5 +1,6 @@
 #include "store/TaskStore.h"
 
+#include "curate/TaskValidator.h"
 #include "model/TaskVariant.h"
 #include "store/Database.h"
 #include "store/TaskRows.h"
@@ -61,6 +62,10 @@ Result<UpsertOutcome> TaskStore::upsertTask(const Task& task, const QString& act
 
 Result<UpsertOutcome> TaskStore::upsertOne(const Task& t, const QString& actor, const QString& reason)
 {
+    // The store only holds structurally valid tasks: a caller that skipped validation gets the validator's words.
+    for (const ValidationIssue& v : validateStructure(t))
+        if (v.error)
+            return makeError(ErrorCode::InvalidInput, QStringLiteral("%1: %2").arg(v.field, v.message));
     const QByteArray hash = t.contentHash();
     auto existing = task(t.id);
     if (!existing)
