@@ -17,7 +17,7 @@ class Model(nn.Module):
         scale = q.shape[-1] ** -0.5
         scores = torch.matmul(q.float(), k.float().transpose(-2, -1)) * scale
         n = q.shape[-2]
-        future = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
+        future = torch.triu(torch.ones(n, n, dtype=torch.bool, device=q.device), diagonal=1)
         scores = scores.masked_fill(future, float("-inf"))
         probs = torch.softmax(scores, dim=-1)
         return torch.matmul(probs, v.float()).to(torch.float16)

@@ -22,9 +22,9 @@ class Model(nn.Module):
 
     def forward(self, q, k):
         n, d = q.shape[-2], q.shape[-1]
-        exponents = torch.arange(0, d, 2, dtype=torch.float32) / d
+        exponents = torch.arange(0, d, 2, dtype=torch.float32, device=q.device) / d
         inv_freq = 1.0 / (self.rope_base ** exponents)
-        positions = torch.arange(n, dtype=torch.float32)
+        positions = torch.arange(n, dtype=torch.float32, device=q.device)
         angles = positions[:, None] * inv_freq[None, :]
         angles = torch.cat([angles, angles], dim=-1)
         cos, sin = torch.cos(angles), torch.sin(angles)
