@@ -18,12 +18,15 @@ int main(int argc, char* argv[])
     parser.setApplicationDescription(QStringLiteral("KernelMosaic Workbench"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOption({QStringLiteral("db"), QStringLiteral("Store file (default: $KMOSAIC_DB, else the XDG data folder)."),
+    parser.addOption({QStringLiteral("db"),
+                      QStringLiteral("Store file (default: $KMOSAIC_DB, else the XDG data folder)."),
                       QStringLiteral("PATH")});
-    parser.addOption({QStringLiteral("no-seed"), QStringLiteral("Do not import the bundled tasks into an empty store.")});
+    parser.addOption(
+        {QStringLiteral("no-seed"), QStringLiteral("Do not import the bundled tasks into an empty store.")});
     parser.process(app);
 
-    const QString path = parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db")) : km::defaultStorePath();
+    const QString path =
+        parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db")) : km::defaultStorePath();
     auto store = km::TaskStore::open(path);
     if (!store) {
         QMessageBox::critical(nullptr, QStringLiteral("KernelMosaic Workbench"),

@@ -17,7 +17,8 @@ void addFilterOptions(QCommandLineParser& p)
     p.addOption({QStringLiteral("status"), QStringLiteral("Review status."), QStringLiteral("S")});
     p.addOption({QStringLiteral("level"), QStringLiteral("Level 1-4."), QStringLiteral("N")});
     p.addOption({QStringLiteral("category"), QStringLiteral("Op category."), QStringLiteral("C")});
-    p.addOption({QStringLiteral("presentation"), QStringLiteral("Presentation shown to the model."), QStringLiteral("P")});
+    p.addOption(
+        {QStringLiteral("presentation"), QStringLiteral("Presentation shown to the model."), QStringLiteral("P")});
     p.addOption({QStringLiteral("query"), QStringLiteral("Full-text query."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("id"), QStringLiteral("Task id."), QStringLiteral("ID")});
     p.addOption({QStringLiteral("limit"), QStringLiteral("At most N tasks."), QStringLiteral("N")});
@@ -40,9 +41,9 @@ Result<TaskFilter> filterFromOptions(const QCommandLineParser& p)
     for (const QString& s : listValues(p, QStringLiteral("status"))) {
         const auto st = reviewStatusFromString(s);
         if (!st)
-            return makeError(ErrorCode::InvalidInput,
-                             QStringLiteral("unknown status '%1' (draft, in_review, accepted, rejected, needs_changes)")
-                                 .arg(s));
+            return makeError(
+                ErrorCode::InvalidInput,
+                QStringLiteral("unknown status '%1' (draft, in_review, accepted, rejected, needs_changes)").arg(s));
         f.statuses.append(*st);
     }
     for (const QString& s : listValues(p, QStringLiteral("level"))) {

@@ -104,8 +104,8 @@ int tasksShowCommand(TaskStore& store, const QStringList& args, Io io)
            << "  tags: " << task.tags.join(QStringLiteral(", ")) << "\n"
            << "  presentations: " << task.present().names().join(QStringLiteral(", "))
            << "; shown to the model: " << task.shown.names().join(QStringLiteral(", ")) << "\n"
-           << "  tolerance: atol " << tol.atol << ", rtol " << tol.rtol
-           << (task.tolerance ? "" : " (dtype default)") << "\n";
+           << "  tolerance: atol " << tol.atol << ", rtol " << tol.rtol << (task.tolerance ? "" : " (dtype default)")
+           << "\n";
     if (!task.flopsFormula.isEmpty() || !task.bytesFormula.isEmpty())
         io.out << "  flops: " << task.flopsFormula << "; bytes: " << task.bytesFormula << "\n";
     for (const TaskConfig& c : task.configs)
@@ -150,8 +150,8 @@ int tasksHistoryCommand(TaskStore& store, const QStringList& args, Io io)
                                 {QStringLiteral("action"), e.action},
                                 {QStringLiteral("reason"), e.reason},
                                 {QStringLiteral("detail"), e.detail}});
-        rows.append({e.at.toString(Qt::ISODate), e.actor, e.action, e.reason,
-                     QString::fromUtf8(json::write(e.detail))});
+        rows.append(
+            {e.at.toString(Qt::ISODate), e.actor, e.action, e.reason, QString::fromUtf8(json::write(e.detail))});
     }
     if (p.isSet(QStringLiteral("json")))
         io.out << QString::fromUtf8(json::write(list)) << "\n";
@@ -180,8 +180,7 @@ int reviewCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic review: --status must be one of draft, in_review, accepted, rejected, needs_changes\n";
         return Usage;
     }
-    const QString reviewer =
-        p.isSet(QStringLiteral("reviewer")) ? p.value(QStringLiteral("reviewer")) : defaultActor();
+    const QString reviewer = p.isSet(QStringLiteral("reviewer")) ? p.value(QStringLiteral("reviewer")) : defaultActor();
     auto r = store.review(p.positionalArguments().first(), *status, reviewer, p.value(QStringLiteral("reason")),
                           p.value(QStringLiteral("comment")));
     if (!r) {

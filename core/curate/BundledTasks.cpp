@@ -14,7 +14,8 @@ QString bundledTasksDir()
     const QString env = qEnvironmentVariable("KMOSAIC_TASKS_DIR");
     if (!env.isEmpty())
         return env;
-    const QString installed = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/kmosaic/tasks"));
+    const QString installed =
+        QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/kmosaic/tasks"));
     if (QFileInfo(installed).isDir())
         return QDir::cleanPath(installed);
     return QStringLiteral(KMOSAIC_SOURCE_TASKS_DIR);

@@ -159,7 +159,8 @@ Result<int> exportTasks(TaskStore& store, const TaskFilter& filter, TaskFormat f
     if (format != TaskFormat::Folder && format != TaskFormat::Auto)
         return makeError(ErrorCode::Unsupported, QStringLiteral("export writes the folder or jsonl format"));
     if (QFileInfo(out).isFile())
-        return makeError(ErrorCode::InvalidInput, QStringLiteral("%1 is a file; folder export needs a folder").arg(out));
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("%1 is a file; folder export needs a folder").arg(out));
     for (const Task& t : tasks.value())
         if (Status s = writeTaskFolder(t, out); !s)
             return s.error();

@@ -15,7 +15,8 @@ ImportBatch readTasksJsonl(const QString& path)
     ImportBatch batch;
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        batch.issues.append({ImportIssue::Severity::Error, path, 0, QStringLiteral("cannot read: %1").arg(f.errorString())});
+        batch.issues.append(
+            {ImportIssue::Severity::Error, path, 0, QStringLiteral("cannot read: %1").arg(f.errorString())});
         return batch;
     }
     int lineNo = 0;
@@ -57,7 +58,8 @@ ImportBatch readTasksJsonl(const QString& path)
             t.source.line = lineNo;
         }
         QList<ImportIssue> found;
-        if (!reportValidation(t, path, [lineNo](const QString&) { return lineNo; }, &found)) {
+        if (!reportValidation(
+                t, path, [lineNo](const QString&) { return lineNo; }, &found)) {
             ++batch.skipped;
             batch.issues.append(found);
             continue;
@@ -68,7 +70,10 @@ ImportBatch readTasksJsonl(const QString& path)
     return batch;
 }
 
-QByteArray taskToJsonLine(const Task& task) { return json::write(taskToVariant(task)); }
+QByteArray taskToJsonLine(const Task& task)
+{
+    return json::write(taskToVariant(task));
+}
 
 Status writeTasksJsonl(const QList<Task>& tasks, const QString& path)
 {

@@ -32,7 +32,10 @@ QString guessDtype(const QString& code)
 }
 }  // namespace
 
-bool looksLikeKernelBench(const QString& path) { return !levelsRoot(path).isEmpty(); }
+bool looksLikeKernelBench(const QString& path)
+{
+    return !levelsRoot(path).isEmpty();
+}
 
 std::optional<KernelBenchName> parseKernelBenchFileName(const QString& fileName, int level)
 {
@@ -93,7 +96,8 @@ ImportBatch readKernelBench(const QString& path)
             t.dtype = guessDtype(t.reference);
             t.shown = PresentationSet{Presentation::Reference};
             QList<ImportIssue> found;
-            const bool ok = reportValidation(t, fi.filePath(), [](const QString&) { return 0; }, &found);
+            const bool ok = reportValidation(
+                t, fi.filePath(), [](const QString&) { return 0; }, &found);
             batch.issues.append(found);
             if (ok)
                 batch.tasks.append(t);

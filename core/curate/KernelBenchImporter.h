@@ -10,7 +10,7 @@ ImportBatch readKernelBench(const QString& path);
 // "19_ReLU.py" at level 1 -> id "kb-l1-019-relu"; nullopt for a name outside the <n>_<Name>.py pattern.
 struct KernelBenchName {
     int problem = 0;
-    QString name;   // as in the file name: "ReLU", "Matmul_with_transposed_A"
+    QString name;  // as in the file name: "ReLU", "Matmul_with_transposed_A"
     QString id;
     QString title;  // "ReLU", "Matmul with transposed A"
 };

@@ -163,8 +163,8 @@ std::optional<TomlDocument> parseToml(const QByteArray& text, TomlError* error)
         return doc;
     } catch (const toml::parse_error& e) {
         if (error)
-            *error = {int(e.source().begin.line), QString::fromUtf8(e.description().data(),
-                                                                     qsizetype(e.description().size()))};
+            *error = {int(e.source().begin.line),
+                      QString::fromUtf8(e.description().data(), qsizetype(e.description().size()))};
         return std::nullopt;
     }
 }
@@ -172,7 +172,9 @@ std::optional<TomlDocument> parseToml(const QByteArray& text, TomlError* error)
 QByteArray writeTaskToml(const Task& t)
 {
     QString out;
-    auto line = [&](const QString& k, const QString& v) { out += key(k) + QStringLiteral(" = ") + v + QLatin1Char('\n'); };
+    auto line = [&](const QString& k, const QString& v) {
+        out += key(k) + QStringLiteral(" = ") + v + QLatin1Char('\n');
+    };
     line(QStringLiteral("id"), quoted(t.id));
     line(QStringLiteral("title"), quoted(t.title));
     line(QStringLiteral("level"), QString::number(t.level));

@@ -11,7 +11,7 @@ namespace km {
 
 struct TomlDocument {
     QVariantMap root;
-    QHash<QString, int> lines;  // key path ("configs[1].batch") -> 1-based line
+    QHash<QString, int> lines;                 // key path ("configs[1].batch") -> 1-based line
     int lineOf(const QString& keyPath) const;  // nearest known enclosing key, or 0
 };
 

@@ -15,7 +15,9 @@ bool isValidTaskId(const QString& id)
 QList<ValidationIssue> validateStructure(const Task& t)
 {
     QList<ValidationIssue> out;
-    auto error = [&](const QString& field, const QString& msg) { out.append({true, field, msg}); };
+    auto error = [&](const QString& field, const QString& msg) {
+        out.append({true, field, msg});
+    };
 
     if (!isValidTaskId(t.id))
         error(QStringLiteral("id"), QStringLiteral("'%1' is not a valid id (lower-case letters, digits, '.', '_', "
@@ -27,11 +29,11 @@ QList<ValidationIssue> validateStructure(const Task& t)
         error(QStringLiteral("level"), QStringLiteral("%1 is not 1, 2, 3 or 4").arg(t.level));
     for (const QString& c : t.categories)
         if (!knownCategories().contains(c))
-            error(QStringLiteral("categories"),
-                  QStringLiteral("unknown category '%1' (known: %2)").arg(c, knownCategories().join(QStringLiteral(", "))));
-    for (const auto& [field, list] : {std::pair{QStringLiteral("categories"), &t.categories},
-                                      std::pair{QStringLiteral("tags"), &t.tags},
-                                      std::pair{QStringLiteral("forbidden_ops"), &t.forbiddenOps}}) {
+            error(QStringLiteral("categories"), QStringLiteral("unknown category '%1' (known: %2)")
+                                                    .arg(c, knownCategories().join(QStringLiteral(", "))));
+    for (const auto& [field, list] :
+         {std::pair{QStringLiteral("categories"), &t.categories}, std::pair{QStringLiteral("tags"), &t.tags},
+          std::pair{QStringLiteral("forbidden_ops"), &t.forbiddenOps}}) {
         QSet<QString> seen;
         for (const QString& v : *list) {
             if (seen.contains(v))
@@ -58,13 +60,18 @@ QList<ValidationIssue> validateStructure(const Task& t)
 QList<ValidationIssue> validateTask(const Task& t)
 {
     QList<ValidationIssue> out = validateStructure(t);
-    auto error = [&](const QString& field, const QString& msg) { out.append({true, field, msg}); };
-    auto warn = [&](const QString& field, const QString& msg) { out.append({false, field, msg}); };
+    auto error = [&](const QString& field, const QString& msg) {
+        out.append({true, field, msg});
+    };
+    auto warn = [&](const QString& field, const QString& msg) {
+        out.append({false, field, msg});
+    };
     const PresentationSet present = t.present();
     if (!present.has(Presentation::Reference)) {
         warn(QStringLiteral("reference.py"), QStringLiteral("no reference program: the task cannot be verified"));
     } else {
-        static const QRegularExpression model(QStringLiteral("^class\\s+Model\\s*\\("), QRegularExpression::MultilineOption);
+        static const QRegularExpression model(QStringLiteral("^class\\s+Model\\s*\\("),
+                                              QRegularExpression::MultilineOption);
         static const QRegularExpression inputs(QStringLiteral("^def\\s+get_inputs\\s*\\("),
                                                QRegularExpression::MultilineOption);
         static const QRegularExpression init(QStringLiteral("^def\\s+get_init_inputs\\s*\\("),
@@ -88,7 +95,8 @@ QList<ValidationIssue> validateTask(const Task& t)
         const TaskConfig& c = t.configs[i];
         const QString where = QStringLiteral("configs[%1]").arg(i);
         if (!isValidTaskId(c.name))
-            error(where + QStringLiteral(".name"), QStringLiteral("'%1' is not a valid configuration name").arg(c.name));
+            error(where + QStringLiteral(".name"),
+                  QStringLiteral("'%1' is not a valid configuration name").arg(c.name));
         if (names.contains(c.name))
             error(where + QStringLiteral(".name"), QStringLiteral("duplicate configuration '%1'").arg(c.name));
         names.insert(c.name);

@@ -23,9 +23,9 @@ struct AuditEntry {
     qint64 id = 0;
     QDateTime at;
     QString actor;
-    QString entity;    // task, solution, run, store
+    QString entity;  // task, solution, run, store
     QString entityId;
-    QString action;    // created, updated, status, ...
+    QString action;  // created, updated, status, ...
     QString reason;
     QVariantMap detail;
 };

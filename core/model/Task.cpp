@@ -8,8 +8,7 @@
 namespace km {
 
 namespace {
-template <typename E>
-struct Names {
+template <typename E> struct Names {
     E value;
     const char* name;
 };
@@ -18,22 +17,19 @@ constexpr Names<ReviewStatus> kStatusNames[] = {{ReviewStatus::Draft, "draft"},
                                                 {ReviewStatus::Accepted, "accepted"},
                                                 {ReviewStatus::Rejected, "rejected"},
                                                 {ReviewStatus::NeedsChanges, "needs_changes"}};
-constexpr Names<Presentation> kPresentationNames[] = {{Presentation::Description, "description"},
-                                                      {Presentation::Reference, "reference"},
-                                                      {Presentation::Spec, "spec"}};
+constexpr Names<Presentation> kPresentationNames[] = {
+    {Presentation::Description, "description"}, {Presentation::Reference, "reference"}, {Presentation::Spec, "spec"}};
 constexpr Names<SourceKind> kSourceNames[] = {
     {SourceKind::Bundled, "bundled"}, {SourceKind::KernelBench, "kernelbench"}, {SourceKind::File, "file"}};
 
-template <typename E, size_t N>
-QString nameOf(const Names<E> (&table)[N], E v)
+template <typename E, size_t N> QString nameOf(const Names<E> (&table)[N], E v)
 {
     for (const auto& n : table)
         if (n.value == v)
             return QString::fromLatin1(n.name);
     return {};
 }
-template <typename E, size_t N>
-std::optional<E> valueOf(const Names<E> (&table)[N], const QString& s)
+template <typename E, size_t N> std::optional<E> valueOf(const Names<E> (&table)[N], const QString& s)
 {
     for (const auto& n : table)
         if (s == QLatin1String(n.name))
@@ -42,12 +38,30 @@ std::optional<E> valueOf(const Names<E> (&table)[N], const QString& s)
 }
 }  // namespace
 
-QString toString(ReviewStatus s) { return nameOf(kStatusNames, s); }
-std::optional<ReviewStatus> reviewStatusFromString(const QString& s) { return valueOf(kStatusNames, s); }
-QString toString(Presentation p) { return nameOf(kPresentationNames, p); }
-std::optional<Presentation> presentationFromString(const QString& s) { return valueOf(kPresentationNames, s); }
-QString toString(SourceKind k) { return nameOf(kSourceNames, k); }
-std::optional<SourceKind> sourceKindFromString(const QString& s) { return valueOf(kSourceNames, s); }
+QString toString(ReviewStatus s)
+{
+    return nameOf(kStatusNames, s);
+}
+std::optional<ReviewStatus> reviewStatusFromString(const QString& s)
+{
+    return valueOf(kStatusNames, s);
+}
+QString toString(Presentation p)
+{
+    return nameOf(kPresentationNames, p);
+}
+std::optional<Presentation> presentationFromString(const QString& s)
+{
+    return valueOf(kPresentationNames, s);
+}
+QString toString(SourceKind k)
+{
+    return nameOf(kSourceNames, k);
+}
+std::optional<SourceKind> sourceKindFromString(const QString& s)
+{
+    return valueOf(kSourceNames, s);
+}
 
 QList<ReviewStatus> allReviewStatuses()
 {
@@ -112,9 +126,9 @@ const QStringList& knownDtypes()
 
 const QStringList& knownCategories()
 {
-    static const QStringList c{"elementwise", "activation", "reduction", "softmax", "normalization", "gemm",
-                               "batched-gemm", "convolution", "pooling", "scan", "attention", "fused",
-                               "model", "loss", "indexing", "other"};
+    static const QStringList c{"elementwise",  "activation",  "reduction", "softmax", "normalization", "gemm",
+                               "batched-gemm", "convolution", "pooling",   "scan",    "attention",     "fused",
+                               "model",        "loss",        "indexing",  "other"};
     return c;
 }
 

@@ -10,9 +10,18 @@ Error fieldError(const QString& key, const QString& reason)
     return makeError(ErrorCode::InvalidInput, QStringLiteral("'%1': %2").arg(key, reason), key);
 }
 
-bool isInteger(const QVariant& v) { return v.typeId() == QMetaType::LongLong || v.typeId() == QMetaType::Int; }
-bool isNumber(const QVariant& v) { return isInteger(v) || v.typeId() == QMetaType::Double; }
-bool isString(const QVariant& v) { return v.typeId() == QMetaType::QString; }
+bool isInteger(const QVariant& v)
+{
+    return v.typeId() == QMetaType::LongLong || v.typeId() == QMetaType::Int;
+}
+bool isNumber(const QVariant& v)
+{
+    return isInteger(v) || v.typeId() == QMetaType::Double;
+}
+bool isString(const QVariant& v)
+{
+    return v.typeId() == QMetaType::QString;
+}
 
 std::optional<Error> readString(const QVariantMap& m, const QString& key, QString* out, bool required)
 {
@@ -78,9 +87,9 @@ std::optional<Error> readSource(const QVariantMap& m, TaskSource* src)
         return fieldError(QStringLiteral("source.kind"),
                           QStringLiteral("'%1' is not one of bundled, kernelbench, file").arg(kind));
     src->kind = *k;
-    for (const auto& [key, target] : {std::pair{QStringLiteral("level"), &src->kbLevel},
-                                      std::pair{QStringLiteral("problem"), &src->kbProblem},
-                                      std::pair{QStringLiteral("line"), &src->line}}) {
+    for (const auto& [key, target] :
+         {std::pair{QStringLiteral("level"), &src->kbLevel}, std::pair{QStringLiteral("problem"), &src->kbProblem},
+          std::pair{QStringLiteral("line"), &src->line}}) {
         if (!s.contains(key))
             continue;
         if (!isInteger(s.value(key)))
@@ -217,9 +226,9 @@ Result<Task> taskFromVariant(const QVariantMap& m, bool withTexts)
         return *e;
     const auto st = reviewStatusFromString(status);
     if (!st)
-        return fieldError(QStringLiteral("status"),
-                          QStringLiteral("'%1' is not one of draft, in_review, accepted, rejected, needs_changes")
-                              .arg(status));
+        return fieldError(
+            QStringLiteral("status"),
+            QStringLiteral("'%1' is not one of draft, in_review, accepted, rejected, needs_changes").arg(status));
     t.status = *st;
 
     if (auto e = readSource(m, &t.source))
@@ -230,8 +239,8 @@ Result<Task> taskFromVariant(const QVariantMap& m, bool withTexts)
             return *e;
         if (!isNumber(tol.value(QStringLiteral("atol"))) || !isNumber(tol.value(QStringLiteral("rtol"))))
             return fieldError(QStringLiteral("tolerance"), QStringLiteral("needs numbers atol and rtol"));
-        t.tolerance = Tolerance{tol.value(QStringLiteral("atol")).toDouble(),
-                                tol.value(QStringLiteral("rtol")).toDouble()};
+        t.tolerance =
+            Tolerance{tol.value(QStringLiteral("atol")).toDouble(), tol.value(QStringLiteral("rtol")).toDouble()};
     }
     if (m.contains(QStringLiteral("formulas"))) {
         const QVariantMap f = m.value(QStringLiteral("formulas")).toMap();
@@ -245,9 +254,9 @@ Result<Task> taskFromVariant(const QVariantMap& m, bool withTexts)
     if (auto e = readConfigs(m, &t.configs))
         return *e;
     if (withTexts) {
-        for (const auto& [key, target] : {std::pair{QStringLiteral("description"), &t.description},
-                                          std::pair{QStringLiteral("reference"), &t.reference},
-                                          std::pair{QStringLiteral("spec"), &t.spec}})
+        for (const auto& [key, target] :
+             {std::pair{QStringLiteral("description"), &t.description},
+              std::pair{QStringLiteral("reference"), &t.reference}, std::pair{QStringLiteral("spec"), &t.spec}})
             if (auto e = readString(m, key, target, false))
                 return *e;
     }

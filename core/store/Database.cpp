@@ -49,7 +49,10 @@ Database::~Database()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-QSqlDatabase Database::connection() const { return QSqlDatabase::database(m_connectionName, false); }
+QSqlDatabase Database::connection() const
+{
+    return QSqlDatabase::database(m_connectionName, false);
+}
 
 Result<std::unique_ptr<Database>> Database::open(const QString& path, int targetVersion)
 {
@@ -179,8 +182,17 @@ Status Database::execAll(const QStringList& statements)
     return {};
 }
 
-Status Database::begin() { return execAll({QStringLiteral("BEGIN IMMEDIATE")}); }
-Status Database::commit() { return execAll({QStringLiteral("COMMIT")}); }
-void Database::rollback() { (void)execAll({QStringLiteral("ROLLBACK")}); }
+Status Database::begin()
+{
+    return execAll({QStringLiteral("BEGIN IMMEDIATE")});
+}
+Status Database::commit()
+{
+    return execAll({QStringLiteral("COMMIT")});
+}
+void Database::rollback()
+{
+    (void)execAll({QStringLiteral("ROLLBACK")});
+}
 
 }  // namespace km::store

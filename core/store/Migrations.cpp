@@ -57,7 +57,7 @@ QStringList v1()
             entity_id TEXT NOT NULL,
             action    TEXT NOT NULL,
             reason    TEXT NOT NULL DEFAULT '',
-            detail    TEXT NOT NULL DEFAULT '{}'))",          // JSON object
+            detail    TEXT NOT NULL DEFAULT '{}'))",  // JSON object
         "CREATE INDEX audit_by_entity ON audit_log(entity, entity_id, id)",
         R"(CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
            BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END)",
@@ -162,6 +162,9 @@ const QList<Migration>& migrations()
     return all;
 }
 
-int latestSchemaVersion() { return migrations().last().version; }
+int latestSchemaVersion()
+{
+    return migrations().last().version;
+}
 
 }  // namespace km::store

@@ -1,8 +1,8 @@
 #pragma once
 // The store's schema as an ordered list of migrations; migration N upgrades a file at user_version N-1 to N.
 
-#include <QStringList>
 #include <QList>
+#include <QStringList>
 
 namespace km::store {
 

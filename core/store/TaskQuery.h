@@ -8,13 +8,13 @@
 namespace km {
 
 struct TaskFilter {
-    QList<ReviewStatus> statuses;        // any of; empty: all
-    QList<int> levels;                   // any of
-    QStringList categories;              // any of
-    QList<Presentation> presentations;   // shown to the model: all of
-    QString text;                        // full-text query (words, prefix-matched, all must occur)
-    QStringList ids;                     // only these ids; empty: all
-    int limit = 0;                       // 0: no limit
+    QList<ReviewStatus> statuses;       // any of; empty: all
+    QList<int> levels;                  // any of
+    QStringList categories;             // any of
+    QList<Presentation> presentations;  // shown to the model: all of
+    QString text;                       // full-text query (words, prefix-matched, all must occur)
+    QStringList ids;                    // only these ids; empty: all
+    int limit = 0;                      // 0: no limit
 };
 
 struct TaskSummary {

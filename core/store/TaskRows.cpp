@@ -18,10 +18,9 @@ QString ftsQueryFor(const QString& text)
 
 namespace store {
 namespace {
-const char* const kContentColumns[] = {"id",      "title",         "level",         "source",  "dtype",
-                                       "shown",   "forbidden_ops", "atol",          "rtol",    "flops_formula",
-                                       "bytes_formula", "configs", "description", "reference", "spec",
-                                       "content_hash"};
+const char* const kContentColumns[] = {
+    "id",   "title",         "level",         "source",  "dtype",       "shown",     "forbidden_ops", "atol",
+    "rtol", "flops_formula", "bytes_formula", "configs", "description", "reference", "spec",          "content_hash"};
 
 QString placeholders(int n)
 {
@@ -42,7 +41,10 @@ QVariantList configsVariant(const QList<TaskConfig>& configs)
     return out;
 }
 
-QVariantList stringsVariant(const QStringList& l) { return QVariantList(l.cbegin(), l.cend()); }
+QVariantList stringsVariant(const QStringList& l)
+{
+    return QVariantList(l.cbegin(), l.cend());
+}
 }  // namespace
 
 QVariantList contentBindings(const Task& t, const QByteArray& hash)
@@ -72,7 +74,8 @@ QString insertTaskSql()
     for (const char* c : kContentColumns)
         cols.append(QLatin1String(c));
     cols << QStringLiteral("status") << QStringLiteral("created_at") << QStringLiteral("updated_at");
-    return QStringLiteral("INSERT INTO tasks(%1) VALUES (%2)").arg(cols.join(QLatin1Char(',')), placeholders(int(cols.size())));
+    return QStringLiteral("INSERT INTO tasks(%1) VALUES (%2)")
+        .arg(cols.join(QLatin1Char(',')), placeholders(int(cols.size())));
 }
 
 QString updateTaskSql()
@@ -129,13 +132,13 @@ Task taskFromRow(const QSqlQuery& q)
 
 QString summarySql(const TaskFilter& f, QVariantList* b)
 {
-    QString sql = QStringLiteral(
-        "SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
-        " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
-        " (SELECT group_concat(category, char(31)) FROM"
-        "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
-        " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)"
-        " FROM tasks t");
+    QString sql =
+        QStringLiteral("SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
+                       " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
+                       " (SELECT group_concat(category, char(31)) FROM"
+                       "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
+                       " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)"
+                       " FROM tasks t");
     QStringList where;
     const QString fts = ftsQueryFor(f.text);
     if (!fts.isEmpty()) {

@@ -11,9 +11,9 @@ namespace km::store {
 
 // Bindings for the content columns, in the order insertTaskSql() and updateTaskSql() expect.
 QVariantList contentBindings(const Task& t, const QByteArray& hash);
-QString insertTaskSql();   // content bindings, then status, created_at, updated_at
-QString updateTaskSql();   // content bindings, then updated_at, id
-QString selectTaskSql();   // columns taskFromRow() reads
+QString insertTaskSql();               // content bindings, then status, created_at, updated_at
+QString updateTaskSql();               // content bindings, then updated_at, id
+QString selectTaskSql();               // columns taskFromRow() reads
 Task taskFromRow(const QSqlQuery& q);  // without categories and tags
 
 QString summarySql(const TaskFilter& filter, QVariantList* bindings);

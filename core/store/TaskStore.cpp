@@ -15,7 +15,10 @@ using store::Database;
 using store::Transaction;
 
 namespace {
-QString nowText() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+QString nowText()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
 }  // namespace
 
 Result<std::unique_ptr<TaskStore>> TaskStore::open(const QString& path)
@@ -29,8 +32,14 @@ Result<std::unique_ptr<TaskStore>> TaskStore::open(const QString& path)
 TaskStore::TaskStore(std::unique_ptr<store::Database> db) : m_db(std::move(db)) {}
 TaskStore::~TaskStore() = default;
 
-QString TaskStore::path() const { return m_db->path(); }
-int TaskStore::schemaVersion() const { return m_db->schemaVersion(); }
+QString TaskStore::path() const
+{
+    return m_db->path();
+}
+int TaskStore::schemaVersion() const
+{
+    return m_db->schemaVersion();
+}
 
 Result<QList<UpsertOutcome>> TaskStore::upsertTasks(const QList<Task>& tasks, const QString& actor,
                                                     const QString& reason)
@@ -127,8 +136,9 @@ Status TaskStore::writeLists(const Task& t)
             !q)
             return q.error();
     for (int i = 0; i < t.tags.size(); ++i)
-        if (auto q = m_db->exec(QStringLiteral("INSERT OR IGNORE INTO task_tags(task_id, position, tag) VALUES (?,?,?)"),
-                                {t.id, i, t.tags[i]});
+        if (auto q =
+                m_db->exec(QStringLiteral("INSERT OR IGNORE INTO task_tags(task_id, position, tag) VALUES (?,?,?)"),
+                           {t.id, i, t.tags[i]});
             !q)
             return q.error();
     return {};

@@ -37,8 +37,8 @@ public:
     Result<int> count();
 
     // A review decision: sets the status, records the review and an audit entry, atomically.
-    Result<ReviewRecord> review(const QString& taskId, ReviewStatus to, const QString& reviewer,
-                                const QString& reason, const QString& comment);
+    Result<ReviewRecord> review(const QString& taskId, ReviewStatus to, const QString& reviewer, const QString& reason,
+                                const QString& comment);
     Result<QList<ReviewRecord>> reviews(const QString& taskId);
     Result<QList<AuditEntry>> audit(const QString& entity = {}, const QString& entityId = {});
 

@@ -52,8 +52,8 @@ private:
     }
     void skipSpace()
     {
-        while (m_pos < m_s.size() && (m_s[m_pos] == ' ' || m_s[m_pos] == '\t' || m_s[m_pos] == '\n' ||
-                                      m_s[m_pos] == '\r'))
+        while (m_pos < m_s.size() &&
+               (m_s[m_pos] == ' ' || m_s[m_pos] == '\t' || m_s[m_pos] == '\n' || m_s[m_pos] == '\r'))
             ++m_pos;
     }
     bool literal(const char* word)

@@ -12,8 +12,8 @@ enum class ErrorCode {
     InvalidInput,  // the user gave something malformed
     NotFound,
     Conflict,
-    Io,            // file system
-    Database,      // SQLite
+    Io,        // file system
+    Database,  // SQLite
     Unsupported,
     Internal,
 };
@@ -29,10 +29,9 @@ inline Error makeError(ErrorCode code, QString message, QString detail = {})
     return Error{code, std::move(message), std::move(detail)};
 }
 
-template <typename T>
-class [[nodiscard]] Result {
+template <typename T> class [[nodiscard]] Result {
 public:
-    Result(T value) : m_value(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+    Result(T value) : m_value(std::move(value)) {}      // NOLINT(google-explicit-constructor)
     Result(Error error) : m_value(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
     bool ok() const { return std::holds_alternative<T>(m_value); }

@@ -32,10 +32,12 @@ inline Task richTask(const QString& id = QStringLiteral("scaled-relu"))
     t.flopsFormula = QStringLiteral("2 * batch_size * dim");
     t.bytesFormula = QStringLiteral("8 * batch_size * dim");
     TaskConfig small{QStringLiteral("small"),
-                     {{QStringLiteral("batch_size"), qint64(8)}, {QStringLiteral("dim"), qint64(64)},
+                     {{QStringLiteral("batch_size"), qint64(8)},
+                      {QStringLiteral("dim"), qint64(64)},
                       {QStringLiteral("scale"), 2.0}}};
     TaskConfig odd{QStringLiteral("odd-shape"),
-                   {{QStringLiteral("batch_size"), qint64(1000)}, {QStringLiteral("dim"), qint64(50257)},
+                   {{QStringLiteral("batch_size"), qint64(1000)},
+                    {QStringLiteral("dim"), qint64(50257)},
                     {QStringLiteral("scale"), -0.125}}};
     t.configs = {small, odd};
     t.description = QStringLiteral("# Scaled ReLU\n\nCompute `max(x, 0) * scale` over a **large** tensor.\n");

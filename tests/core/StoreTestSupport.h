@@ -78,8 +78,9 @@ inline QByteArray fileBytes(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
 }
 
-inline Task makeTask(const QString& id, const QString& title, int level, const QStringList& categories, PresentationSet shown,
-              ReviewStatus status, const QString& description, const QString& reference, const QString& spec = {})
+inline Task makeTask(const QString& id, const QString& title, int level, const QStringList& categories,
+                     PresentationSet shown, ReviewStatus status, const QString& description, const QString& reference,
+                     const QString& spec = {})
 {
     Task t;
     t.id = id;
@@ -145,4 +146,3 @@ using namespace km::storetest;
 Q_DECLARE_METATYPE(km::TaskFilter)
 Q_DECLARE_METATYPE(km::ErrorCode)
 Q_DECLARE_METATYPE(km::Task)
-

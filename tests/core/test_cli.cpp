@@ -56,7 +56,8 @@ private Q_SLOTS:
         QTest::newRow("no command") << QStringList{} << "no command";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
         QTest::newRow("tasks without sub") << QStringList{"tasks"} << "needs list, show or history";
-        QTest::newRow("bad status filter") << QStringList{"tasks", "list", "--status", "done"} << "unknown status 'done'";
+        QTest::newRow("bad status filter")
+            << QStringList{"tasks", "list", "--status", "done"} << "unknown status 'done'";
         QTest::newRow("bad level") << QStringList{"tasks", "list", "--level", "7"} << "level '7'";
         QTest::newRow("bad category") << QStringList{"tasks", "list", "--category", "gemmm"} << "unknown category";
         QTest::newRow("unknown option") << QStringList{"tasks", "list", "--colour"} << "Unknown option";
@@ -77,16 +78,19 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("filters");
         QTest::addColumn<QStringList>("ids");
-        QTest::newRow("all") << QStringList{} << QStringList{"kb-l1-001-square-matrix-multiplication", "kb-l1-019-relu",
-                                                             "kb-l1-023-softmax", "kb-l2-012-conv2d-batchnorm-relu",
-                                                             "kb-l3-002-small-mlp"};
+        QTest::newRow("all") << QStringList{}
+                             << QStringList{"kb-l1-001-square-matrix-multiplication", "kb-l1-019-relu",
+                                            "kb-l1-023-softmax", "kb-l2-012-conv2d-batchnorm-relu",
+                                            "kb-l3-002-small-mlp"};
         QTest::newRow("level 2,3") << QStringList{"--level", "2,3"}
                                    << QStringList{"kb-l2-012-conv2d-batchnorm-relu", "kb-l3-002-small-mlp"};
         QTest::newRow("category") << QStringList{"--category", "activation"}
-                                  << QStringList{"kb-l1-019-relu", "kb-l2-012-conv2d-batchnorm-relu", "kb-l3-002-small-mlp"};
+                                  << QStringList{"kb-l1-019-relu", "kb-l2-012-conv2d-batchnorm-relu",
+                                                 "kb-l3-002-small-mlp"};
         QTest::newRow("query in code") << QStringList{"--query", "matmul"}
                                        << QStringList{"kb-l1-001-square-matrix-multiplication"};
-        QTest::newRow("query and level") << QStringList{"--query", "relu", "--level", "1"} << QStringList{"kb-l1-019-relu"};
+        QTest::newRow("query and level") << QStringList{"--query", "relu", "--level", "1"}
+                                         << QStringList{"kb-l1-019-relu"};
         QTest::newRow("presentation") << QStringList{"--presentation", "spec"} << QStringList{};
         QTest::newRow("limit") << QStringList{"--limit", "1"} << QStringList{"kb-l1-001-square-matrix-multiplication"};
     }

@@ -62,13 +62,15 @@ private Q_SLOTS:
         QTest::addColumn<int>("level");
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("title");
-        QTest::newRow("simple") << "19_ReLU.py" << 1 << "kb-l1-019-relu" << "ReLU";
-        QTest::newRow("trailing underscore") << "1_Square_matrix_multiplication_.py" << 1
-                                             << "kb-l1-001-square-matrix-multiplication"
-                                             << "Square matrix multiplication";
+        QTest::newRow("simple") << "19_ReLU.py" << 1 << "kb-l1-019-relu"
+                                << "ReLU";
+        QTest::newRow("trailing underscore")
+            << "1_Square_matrix_multiplication_.py" << 1 << "kb-l1-001-square-matrix-multiplication"
+            << "Square matrix multiplication";
         QTest::newRow("level 2") << "12_Conv2d_BatchNorm_ReLU.py" << 2 << "kb-l2-012-conv2d-batchnorm-relu"
                                  << "Conv2d BatchNorm ReLU";
-        QTest::newRow("not a problem") << "helper.py" << 1 << "" << "";
+        QTest::newRow("not a problem") << "helper.py" << 1 << ""
+                                       << "";
     }
     void kernelBenchFileNames()
     {
@@ -89,17 +91,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("code");
         QTest::addColumn<int>("level");
         QTest::addColumn<QStringList>("expected");
-        const QString head = "import torch\nimport torch.nn as nn\nclass Model(nn.Module):\n    def forward(self, x, w):\n";
+        const QString head =
+            "import torch\nimport torch.nn as nn\nclass Model(nn.Module):\n    def forward(self, x, w):\n";
         const QString tail = "\ndef get_inputs():\n    return [torch.randn(4).sum(dim=0)]\n";
         QTest::newRow("matmul") << head + "        return torch.matmul(x, w)" + tail << 1 << QStringList{"gemm"};
         QTest::newRow("bmm") << head + "        return torch.bmm(x, w)" + tail << 1 << QStringList{"batched-gemm"};
         QTest::newRow("relu") << head + "        return torch.relu(x)" + tail << 1 << QStringList{"activation"};
-        QTest::newRow("softmax") << head + "        return torch.softmax(x, dim=-1)" + tail << 1 << QStringList{"softmax"};
+        QTest::newRow("softmax") << head + "        return torch.softmax(x, dim=-1)" + tail << 1
+                                 << QStringList{"softmax"};
         QTest::newRow("cumsum") << head + "        return torch.cumsum(x, dim=1)" + tail << 1 << QStringList{"scan"};
         QTest::newRow("sum") << head + "        return torch.sum(x, dim=1)" + tail << 1 << QStringList{"reduction"};
         QTest::newRow("fused conv") << head + "        return torch.relu(nn.functional.conv2d(x, w))" + tail << 2
                                     << QStringList{"activation", "convolution", "fused"};
-        QTest::newRow("comment ignored") << head + "        # torch.matmul would be slow\n        return x.clamp(min=0)" + tail
+        QTest::newRow("comment ignored") << head +
+                                                "        # torch.matmul would be slow\n        return x.clamp(min=0)" +
+                                                tail
                                          << 1 << QStringList{"elementwise"};
         QTest::newRow("model") << head + "        return nn.LayerNorm(4)(x)" + tail << 3
                                << QStringList{"normalization", "model"};
@@ -120,7 +126,8 @@ private Q_SLOTS:
         QVERIFY(report.ok());
         QCOMPARE(report->created, 5);
         QCOMPARE(report->skipped, 2);
-        QVERIFY2(findIssue(report->issues, "not_a_problem.py", "<number>_<Name>.py"), qPrintable(issuesText(report->issues)));
+        QVERIFY2(findIssue(report->issues, "not_a_problem.py", "<number>_<Name>.py"),
+                 qPrintable(issuesText(report->issues)));
         QVERIFY(findIssue(report->issues, "7_Missing_model.py", "class Model"));
 
         const Task relu = store->task("kb-l1-019-relu").value().value();

@@ -308,7 +308,6 @@ private Q_SLOTS:
         QVERIFY(!store.error().message.isEmpty());
         QCOMPARE(QFileInfo(m_dir.filePath("plain-file")).size(), qint64(0));
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestStore)

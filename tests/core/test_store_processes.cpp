@@ -105,7 +105,9 @@ QList<Commit> commits(const QStringList& lines)
 
 auto atLeastCommits(qsizetype n)
 {
-    return [n](const QStringList& lines) { return commits(lines).size() >= n; };
+    return [n](const QStringList& lines) {
+        return commits(lines).size() >= n;
+    };
 }
 
 // True once the writer reports a task numbered above n.

@@ -96,16 +96,18 @@ private Q_SLOTS:
         QTest::newRow("syntax") << head + "level = = 1\n" << 3 << "";
         QTest::newRow("wrong type") << head + "level = 1\nshown = [\"reference\"]\ndtype = 32\n" << 5 << "'dtype'";
         QTest::newRow("unknown key") << head + "level = 1\nshown = [\"reference\"]\nshwon = []\n" << 5 << "unknown key";
-        QTest::newRow("bad status") << head + "level = 1\nstatus = \"done\"\nshown = [\"reference\"]\n" << 4 << "status";
-        QTest::newRow("config value") << head + "level = 1\nshown = [\"reference\"]\n\n[[configs]]\nname = \"s\"\nx = {a = 1}\n"
-                                      << 8 << "configs[0].x";
-        QTest::newRow("config without name") << head + "level = 1\nshown = [\"reference\"]\n[[configs]]\nn = 1\n" << 5
-                                             << "configs[0].name";
+        QTest::newRow("bad status") << head + "level = 1\nstatus = \"done\"\nshown = [\"reference\"]\n"
+                                    << 4 << "status";
+        QTest::newRow("config value")
+            << head + "level = 1\nshown = [\"reference\"]\n\n[[configs]]\nname = \"s\"\nx = {a = 1}\n"
+            << 8 << "configs[0].x";
+        QTest::newRow("config without name") << head + "level = 1\nshown = [\"reference\"]\n[[configs]]\nn = 1\n"
+                                             << 5 << "configs[0].name";
         QTest::newRow("level out of range") << head + "level = 9\nshown = [\"reference\"]\n" << 3 << "level";
         QTest::newRow("shown absent") << head + "level = 1\nshown = [\"spec\"]\n" << 4 << "shows 'spec'";
         QTest::newRow("config key not a constant")
-            << head + "level = 1\nshown = [\"reference\"]\n[[configs]]\nname = \"s\"\nnot_there = 1\n" << 7
-            << "not a module-level constant";
+            << head + "level = 1\nshown = [\"reference\"]\n[[configs]]\nname = \"s\"\nnot_there = 1\n"
+            << 7 << "not a module-level constant";
         QTest::newRow("date") << head + "level = 1\nwhen = 2024-01-01\n" << 4 << "dates";
     }
     void malformedToml()

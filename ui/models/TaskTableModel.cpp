@@ -5,9 +5,9 @@ namespace km::ui {
 QString presentationMarks(PresentationSet shown, PresentationSet present)
 {
     QString out;
-    const std::pair<Presentation, QChar> marks[] = {
-        {Presentation::Description, QLatin1Char('D')}, {Presentation::Reference, QLatin1Char('R')},
-        {Presentation::Spec, QLatin1Char('S')}};
+    const std::pair<Presentation, QChar> marks[] = {{Presentation::Description, QLatin1Char('D')},
+                                                    {Presentation::Reference, QLatin1Char('R')},
+                                                    {Presentation::Spec, QLatin1Char('S')}};
     for (const auto& [p, c] : marks)
         out += shown.has(p) ? c : present.has(p) ? c.toLower() : QLatin1Char('-');
     return out;
@@ -27,8 +27,14 @@ const TaskSummary* TaskTableModel::summaryAt(int row) const
     return row >= 0 && row < m_rows.size() ? &m_rows[row] : nullptr;
 }
 
-int TaskTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int TaskTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int TaskTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int TaskTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant TaskTableModel::data(const QModelIndex& index, int role) const
 {

@@ -1,11 +1,11 @@
 #include "views/TaskDetailView.h"
 
+#include "views/Qsci.h"
 #include <QFontDatabase>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-#include "views/Qsci.h"
 
 namespace km::ui {
 
@@ -58,8 +58,7 @@ void TaskDetailView::setTask(const Task& t)
     m_header->setText(QStringLiteral("<b>%1</b> &nbsp; %2<br>level %3 · %4 · %5 · shown to the model: %6")
                           .arg(t.id.toHtmlEscaped(), t.title.toHtmlEscaped())
                           .arg(t.level)
-                          .arg(t.dtype, toString(t.status), shown.join(QStringLiteral(" ")))
-                          );
+                          .arg(t.dtype, toString(t.status), shown.join(QStringLiteral(" "))));
     m_description->setMarkdown(t.description.isEmpty() ? tr("*No description.*") : t.description);
     m_reference->setText(t.reference);
     // Math is shown as LaTeX source until the rendered view lands (review issue).
