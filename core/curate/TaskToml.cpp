@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 #include <cmath>
 #include <sstream>
+#define TOML_HEADER_ONLY 1  // NOLINT: configure toml++ before its header
 #include <toml++/toml.h>
 
 namespace km {
