@@ -130,15 +130,11 @@ Task taskFromRow(const QSqlQuery& q)
     return t ? t.value() : Task{};
 }
 
-QString summarySql(const TaskFilter& f, QVariantList* b)
+namespace {
+// FROM, JOIN and WHERE of a filtered task list (alias t); *ranked tells whether tasks_fts is joined.
+QString filterSql(const TaskFilter& f, QVariantList* b, bool* ranked)
 {
-    QString sql =
-        QStringLiteral("SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
-                       " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
-                       " (SELECT group_concat(category, char(31)) FROM"
-                       "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
-                       " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)"
-                       " FROM tasks t");
+    QString sql = QStringLiteral(" FROM tasks t");
     QStringList where;
     const QString fts = ftsQueryFor(f.text);
     if (!fts.isEmpty()) {
@@ -190,10 +186,30 @@ QString summarySql(const TaskFilter& f, QVariantList* b)
     }
     if (!where.isEmpty())
         sql += QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
-    sql += fts.isEmpty() ? QStringLiteral(" ORDER BY t.id") : QStringLiteral(" ORDER BY tasks_fts.rank, t.id");
-    if (f.limit > 0)
-        sql += QStringLiteral(" LIMIT %1").arg(f.limit);
+    *ranked = !fts.isEmpty();
     return sql;
+}
+
+QString limitSql(const TaskFilter& f) { return f.limit > 0 ? QStringLiteral(" LIMIT %1").arg(f.limit) : QString(); }
+}  // namespace
+
+QString summarySql(const TaskFilter& f, QVariantList* b)
+{
+    bool ranked = false;
+    const QString from = filterSql(f, b, &ranked);
+    return QStringLiteral("SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
+                          " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
+                          " (SELECT group_concat(category, char(31)) FROM"
+                          "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
+                          " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)") +
+           from + (ranked ? QStringLiteral(" ORDER BY tasks_fts.rank, t.id") : QStringLiteral(" ORDER BY t.id")) +
+           limitSql(f);
+}
+
+QString idsSql(const TaskFilter& f, QVariantList* b)
+{
+    bool ranked = false;
+    return QStringLiteral("SELECT t.id") + filterSql(f, b, &ranked) + QStringLiteral(" ORDER BY t.id") + limitSql(f);
 }
 
 TaskSummary summaryFromRow(const QSqlQuery& q)

@@ -16,7 +16,8 @@ QString updateTaskSql();               // content bindings, then updated_at, id
 QString selectTaskSql();               // columns taskFromRow() reads
 Task taskFromRow(const QSqlQuery& q);  // without categories and tags
 
-QString summarySql(const TaskFilter& filter, QVariantList* bindings);
+QString summarySql(const TaskFilter& filter, QVariantList* bindings);  // best full-text match first
+QString idsSql(const TaskFilter& filter, QVariantList* bindings);      // ids only, in id order
 TaskSummary summaryFromRow(const QSqlQuery& q);
 
 }  // namespace km::store

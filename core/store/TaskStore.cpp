@@ -192,6 +192,19 @@ Result<QList<TaskSummary>> TaskStore::summaries(const TaskFilter& filter)
     return out;
 }
 
+Result<QStringList> TaskStore::matchingIds(const TaskFilter& filter)
+{
+    QVariantList bindings;
+    auto q = m_db->exec(store::idsSql(filter, &bindings), bindings);
+    if (!q)
+        return q.error();
+    QSqlQuery query = std::move(q).value();
+    QStringList out;
+    while (query.next())
+        out.append(query.value(0).toString());
+    return out;
+}
+
 Result<QList<Task>> TaskStore::tasks(const TaskFilter& filter)
 {
     auto s = summaries(filter);

@@ -34,6 +34,9 @@ public:
     Result<std::optional<Task>> task(const QString& id);
     Result<QList<TaskSummary>> summaries(const TaskFilter& filter = {});
     Result<QList<Task>> tasks(const TaskFilter& filter = {});
+    // The ids of the tasks a filter selects, in id order: what a search asks of the store when the list already
+    // holds the summaries (reads no text, builds no summary).
+    Result<QStringList> matchingIds(const TaskFilter& filter);
     Result<int> count();
 
     // A review decision: sets the status, records the review and an audit entry, atomically.

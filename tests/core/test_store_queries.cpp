@@ -251,6 +251,15 @@ private Q_SLOTS:
         auto full = m_filterStore->tasks(filter);
         VERIFY_OK(full);
         QCOMPARE(full->size(), expected.size());
+        // The id-only query selects the same tasks, in id order (with a limit, the first ids).
+        auto matching = m_filterStore->matchingIds(filter);
+        VERIFY_OK(matching);
+        QStringList inIdOrder = ids(found.value());
+        inIdOrder.sort();
+        if (filter.limit == 0 || filter.text.isEmpty())
+            QCOMPARE(matching.value(), inIdOrder);
+        else
+            QCOMPARE(matching->size(), inIdOrder.size());
     }
 
     void fullTextSyntaxIsNeverAnError_data()
