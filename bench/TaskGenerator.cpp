@@ -336,8 +336,8 @@ void pad(QString& text, int target, const Vocab& v, Rng& r, const QString& prefi
 }
 
 // Appends a dated log of reference timings (date, GPU, configuration, ms) until text reaches target characters.
-void timings(QString& text, int target, const Vocab& v, Rng& r, const QList<TaskConfig>& configs,
-             const QString& head, const QString& row, const QString& tail)
+void timings(QString& text, int target, const Vocab& v, Rng& r, const QList<TaskConfig>& configs, const QString& head,
+             const QString& row, const QString& tail)
 {
     if (text.size() + head.size() + tail.size() >= target)
         return;
@@ -575,14 +575,14 @@ Task makeTask(const Vocab& v, int index, quint64 seed)
         t.reference = referenceCode(t, p, v, r);
     if (hasSpec)
         t.spec = specText(t, p, v, r);
-    for (const auto& [has, pr] : {std::pair{hasDescription, Presentation::Description},
-                                  std::pair{hasReference, Presentation::Reference},
-                                  std::pair{hasSpec, Presentation::Spec}})
+    for (const auto& [has, pr] :
+         {std::pair{hasDescription, Presentation::Description}, std::pair{hasReference, Presentation::Reference},
+          std::pair{hasSpec, Presentation::Spec}})
         if (has && r.chance(0.6))
             t.shown.add(pr);
     if (t.shown.isEmpty())
         t.shown.add(hasReference && (r.chance(0.5) || !hasDescription) ? Presentation::Reference
-                                                                      : Presentation::Description);
+                                                                       : Presentation::Description);
     return t;
 }
 
@@ -602,6 +602,9 @@ QString vocabularyProblem()
     return {};
 }
 
-Task generateTask(int index, quint64 seed) { return makeTask(vocab(), index, seed); }
+Task generateTask(int index, quint64 seed)
+{
+    return makeTask(vocab(), index, seed);
+}
 
 }  // namespace km::bench

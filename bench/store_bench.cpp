@@ -67,7 +67,10 @@ QList<BenchQuery> queryMix()
     return q;
 }
 
-double ms(qint64 ns) { return double(ns) / 1e6; }
+double ms(qint64 ns)
+{
+    return double(ns) / 1e6;
+}
 double percentile(QList<qint64> v, double p)  // nearest rank; p = 0.5 gives the lower median
 {
     std::sort(v.begin(), v.end());
@@ -80,11 +83,14 @@ double median(QList<qint64> v)
     const qsizetype n = v.size();
     return n == 0 ? 0 : n % 2 ? ms(v[n / 2]) : (ms(v[n / 2 - 1]) + ms(v[n / 2])) / 2;
 }
-QString num(double v, int decimals) { return QString::number(v, 'f', decimals); }
+QString num(double v, int decimals)
+{
+    return QString::number(v, 'f', decimals);
+}
 QString mib(qint64 bytes)
 {
     return bytes < (qint64(1) << 20) ? num(double(bytes) / 1024.0, 0) + QStringLiteral(" KiB")
-                               : num(double(bytes) / (1024.0 * 1024.0), 1) + QStringLiteral(" MiB");
+                                     : num(double(bytes) / (1024.0 * 1024.0), 1) + QStringLiteral(" MiB");
 }
 
 QString procField(const char* file, const char* key)
@@ -159,8 +165,8 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
                                                    "(default: a temporary folder)."),
                                     QStringLiteral("DIR"));
     const QCommandLineOption keepOpt(QStringLiteral("keep"), QStringLiteral("Keep the store and the JSONL file."));
-    const QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("Generator seed (1)."),
-                                     QStringLiteral("S"), QStringLiteral("1"));
+    const QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("Generator seed (1)."), QStringLiteral("S"),
+                                     QStringLiteral("1"));
     const QCommandLineOption verboseOpt(QStringLiteral("verbose"), QStringLiteral("Print each query: ms and rows."));
     parser.addOptions({tasksOpt, outOpt, keepOpt, seedOpt, verboseOpt});
     parser.process(app);
@@ -262,11 +268,15 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
         if (!ids || !rows || !page)
             return fail(!ids ? ids.error().message : !rows ? rows.error().message : page.error().message);
         if (ids->size() != rows->size())
-            return fail(QStringLiteral("'%1': %2 ids but %3 summary rows").arg(q.text).arg(ids->size()).arg(rows->size()));
+            return fail(
+                QStringLiteral("'%1': %2 ids but %3 summary rows").arg(q.text).arg(ids->size()).arg(rows->size()));
         const QString kind = QString::fromLatin1(q.kind);
         queryNs.append(ns), kindNs[kind].append(ns), kindRows[kind] += ids->size(), totalRows += ids->size();
         if (parser.isSet(verboseOpt))
-            out << QStringLiteral("%1 ms %2 rows  %3: %4\n").arg(num(ms(ns), 2), 8).arg(ids->size(), 6).arg(kind, q.text);
+            out << QStringLiteral("%1 ms %2 rows  %3: %4\n")
+                       .arg(num(ms(ns), 2), 8)
+                       .arg(ids->size(), 6)
+                       .arg(kind, q.text);
     }
 
     // 4. Size on disk, before and after folding the write-ahead log into the main file.
@@ -299,15 +309,18 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
     };
     out << "kmosaic_store_bench --tasks " << n << " --seed " << seed << "\n"
         << QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) << "; "
-        << QThread::idealThreadCount() << " cores, " << procField("/proc/cpuinfo", "model name") << ", RAM "
-        << ramGiB() << "; Qt " << qVersion() << ", SQLite " << sqliteVersion << "; "
+        << QThread::idealThreadCount() << " cores, " << procField("/proc/cpuinfo", "model name") << ", RAM " << ramGiB()
+        << "; Qt " << qVersion() << ", SQLite " << sqliteVersion << "; "
         << (buildType.isEmpty() ? QStringLiteral("no CMAKE_BUILD_TYPE") : buildType + QStringLiteral(" build")) << "\n"
         << "Tasks: levels 1/2/3/4 = " << levels[1] << "/" << levels[2] << "/" << levels[3] << "/" << levels[4]
         << "; JSONL " << mib(QFileInfo(jsonlPath).size()) << " generated in " << num(ms(generateNs) / 1000, 1)
         << " s\nTexts:";
     for (int k = 0; k < 3; ++k)
-        out << (k ? "; " : " ") << (k == 0 ? "description" : k == 1 ? "reference" : "spec") << " in "
-            << num(100.0 * double(textCount[k]) / n, 0) << "% of tasks, mean "
+        out << (k ? "; " : " ")
+            << (k == 0   ? "description"
+                : k == 1 ? "reference"
+                         : "spec")
+            << " in " << num(100.0 * double(textCount[k]) / n, 0) << "% of tasks, mean "
             << textBytes[k] / std::max<qint64>(1, textCount[k]) << " B";
     out << "\n\nFull-text queries by kind:\n";
     QList<Row> kinds;
@@ -318,27 +331,31 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
     printTable(out, {QStringLiteral("kind (queries)"), QStringLiteral("median / max"), QStringLiteral("mean rows")},
                kinds);
     out << "\n";
-    printTable(out, {QStringLiteral("metric"), QStringLiteral("value"), QStringLiteral("target")},
-               {{QStringLiteral("import %1 tasks from JSONL into a fresh store").arg(n), rate(importNs), {}},
-                {QStringLiteral("re-import of the same file (all unchanged)"), rate(reimportNs), {}},
-                {QStringLiteral("list all summaries, median of 10"), num(median(listNs), 1) + QStringLiteral(" ms"),
-                 {}},
-                {QStringLiteral("full-text search (matching ids), median of %1").arg(queryNs.size()),
-                 num(median(queryNs), 2) + QStringLiteral(" ms"), {}},
-                {QStringLiteral("full-text search (matching ids), p95"), num(p95, 2) + QStringLiteral(" ms"),
-                 QStringLiteral("< 20 ms: ") + (p95 < 20.0 ? QStringLiteral("PASS") : QStringLiteral("FAIL"))},
-                {QStringLiteral("full-text search (matching ids), max"),
-                 num(percentile(queryNs, 1), 2) + QStringLiteral(" ms"), {}},
-                {QStringLiteral("full-text search, mean matches"), num(double(totalRows) / double(queryNs.size()), 0),
-                 {}},
-                {QStringLiteral("same queries as summary rows: median / p95"),
-                 QStringLiteral("%1 / %2 ms").arg(num(median(summaryNs), 2), num(percentile(summaryNs, 0.95), 2)), {}},
-                {QStringLiteral("same queries as the first %1 summary rows: median / p95").arg(kPage),
-                 QStringLiteral("%1 / %2 ms").arg(num(median(pageNs), 2), num(percentile(pageNs, 0.95), 2)), {}},
-                {QStringLiteral("store on disk after the queries"), before.text(), {}},
-                {QStringLiteral("store on disk after wal_checkpoint(TRUNCATE)"),
-                 after.text() + (busy ? QStringLiteral(" (checkpoint busy)") : QString()), {}},
-                {QStringLiteral("of which"), split.isEmpty() ? QStringLiteral("(no dbstat)") : split, {}}});
+    printTable(
+        out, {QStringLiteral("metric"), QStringLiteral("value"), QStringLiteral("target")},
+        {{QStringLiteral("import %1 tasks from JSONL into a fresh store").arg(n), rate(importNs), {}},
+         {QStringLiteral("re-import of the same file (all unchanged)"), rate(reimportNs), {}},
+         {QStringLiteral("list all summaries, median of 10"), num(median(listNs), 1) + QStringLiteral(" ms"), {}},
+         {QStringLiteral("full-text search (matching ids), median of %1").arg(queryNs.size()),
+          num(median(queryNs), 2) + QStringLiteral(" ms"),
+          {}},
+         {QStringLiteral("full-text search (matching ids), p95"), num(p95, 2) + QStringLiteral(" ms"),
+          QStringLiteral("< 20 ms: ") + (p95 < 20.0 ? QStringLiteral("PASS") : QStringLiteral("FAIL"))},
+         {QStringLiteral("full-text search (matching ids), max"),
+          num(percentile(queryNs, 1), 2) + QStringLiteral(" ms"),
+          {}},
+         {QStringLiteral("full-text search, mean matches"), num(double(totalRows) / double(queryNs.size()), 0), {}},
+         {QStringLiteral("same queries as summary rows: median / p95"),
+          QStringLiteral("%1 / %2 ms").arg(num(median(summaryNs), 2), num(percentile(summaryNs, 0.95), 2)),
+          {}},
+         {QStringLiteral("same queries as the first %1 summary rows: median / p95").arg(kPage),
+          QStringLiteral("%1 / %2 ms").arg(num(median(pageNs), 2), num(percentile(pageNs, 0.95), 2)),
+          {}},
+         {QStringLiteral("store on disk after the queries"), before.text(), {}},
+         {QStringLiteral("store on disk after wal_checkpoint(TRUNCATE)"),
+          after.text() + (busy ? QStringLiteral(" (checkpoint busy)") : QString()),
+          {}},
+         {QStringLiteral("of which"), split.isEmpty() ? QStringLiteral("(no dbstat)") : split, {}}});
     if (keep) {
         out << "\nKept the store: " << storePath << "\nand its source:  " << jsonlPath << "\n";
     } else {

@@ -151,7 +151,10 @@ QStringList v3()
     };
 }
 // v4: a task's categories in order without a sort per task (the task list reads them for every row).
-QStringList v4() { return {"CREATE INDEX task_categories_in_order ON task_categories(task_id, position, category)"}; }
+QStringList v4()
+{
+    return {"CREATE INDEX task_categories_in_order ON task_categories(task_id, position, category)"};
+}
 }  // namespace
 
 const QList<Migration>& migrations()

@@ -190,18 +190,22 @@ QString filterSql(const TaskFilter& f, QVariantList* b, bool* ranked)
     return sql;
 }
 
-QString limitSql(const TaskFilter& f) { return f.limit > 0 ? QStringLiteral(" LIMIT %1").arg(f.limit) : QString(); }
+QString limitSql(const TaskFilter& f)
+{
+    return f.limit > 0 ? QStringLiteral(" LIMIT %1").arg(f.limit) : QString();
+}
 }  // namespace
 
 QString summarySql(const TaskFilter& f, QVariantList* b)
 {
     bool ranked = false;
     const QString from = filterSql(f, b, &ranked);
-    return QStringLiteral("SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
-                          " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
-                          " (SELECT group_concat(category, char(31)) FROM"
-                          "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
-                          " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)") +
+    return QStringLiteral(
+               "SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
+               " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
+               " (SELECT group_concat(category, char(31)) FROM"
+               "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
+               " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)") +
            from + (ranked ? QStringLiteral(" ORDER BY tasks_fts.rank, t.id") : QStringLiteral(" ORDER BY t.id")) +
            limitSql(f);
 }

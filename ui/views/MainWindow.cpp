@@ -1,5 +1,6 @@
 #include "views/MainWindow.h"
 
+#include "models/IdFilterProxyModel.h"
 #include "models/TaskTableModel.h"
 #include "store/TaskStore.h"
 #include "views/TaskDetailView.h"
@@ -22,7 +23,7 @@ MainWindow::MainWindow(TaskStore& store, QWidget* parent)
     : QMainWindow(parent)
     , m_store(store)
     , m_model(new TaskTableModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new IdFilterProxyModel(this))
     , m_table(new QTableView(this))
     , m_detail(new TaskDetailView(this))
     , m_search(new QLineEdit(this))
@@ -30,7 +31,6 @@ MainWindow::MainWindow(TaskStore& store, QWidget* parent)
 {
     setWindowTitle(tr("KernelMosaic Workbench — %1").arg(store.path()));
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(TaskTableModel::SortRole);
     m_table->setObjectName(QStringLiteral("taskTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -64,7 +64,7 @@ MainWindow::MainWindow(TaskStore& store, QWidget* parent)
     m_searchDebounce->setSingleShot(true);
     m_searchDebounce->setInterval(120);  // typing coalesces: the latest text wins
     connect(m_search, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
-    connect(m_searchDebounce, &QTimer::timeout, this, &MainWindow::reload);
+    connect(m_searchDebounce, &QTimer::timeout, this, &MainWindow::applySearch);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showSelectedTask);
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -84,17 +84,32 @@ MainWindow::MainWindow(TaskStore& store, QWidget* parent)
 
 void MainWindow::reload()
 {
-    TaskFilter filter;
-    filter.text = m_search->text();
-    auto rows = m_store.summaries(filter);
+    auto rows = m_store.summaries();
     if (!rows) {
         reportError(tr("Cannot list tasks"), rows.error().message);
         return;
     }
-    const QString current = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
     m_model->setSnapshot(rows.value());
-    auto total = m_store.count();
-    statusBar()->showMessage(tr("%1 of %2 tasks").arg(rows.value().size()).arg(total ? total.value() : 0));
+    applySearch();
+}
+
+void MainWindow::applySearch()
+{
+    // The store answers a search with ids (a few ms at 10,000 tasks); the rows are already in the model.
+    std::optional<QSet<QString>> visible;
+    if (!ftsQueryFor(m_search->text()).isEmpty()) {
+        TaskFilter filter;
+        filter.text = m_search->text();
+        auto ids = m_store.matchingIds(filter);
+        if (!ids) {
+            reportError(tr("Search failed"), ids.error().message);
+            return;
+        }
+        visible = QSet<QString>(ids.value().cbegin(), ids.value().cend());
+    }
+    const QString current = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
+    m_proxy->setVisibleIds(std::move(visible));
+    statusBar()->showMessage(tr("%1 of %2 tasks").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
     // Keep the task the user was on; when the filter dropped it, move to the first row.
     QModelIndex target = m_proxy->index(0, 0);
     for (int r = 0; r < m_proxy->rowCount(); ++r) {

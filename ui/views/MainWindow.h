@@ -4,7 +4,6 @@
 #include <QMainWindow>
 
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
 
@@ -15,6 +14,7 @@ class TaskStore;
 namespace km::ui {
 
 class TaskTableModel;
+class IdFilterProxyModel;
 class TaskDetailView;
 
 class MainWindow : public QMainWindow {
@@ -22,15 +22,16 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(TaskStore& store, QWidget* parent = nullptr);
 
-    void reload();
+    void reload();  // rereads every summary from the store
 
 private:
+    void applySearch();
     void showSelectedTask();
     void reportError(const QString& what, const QString& message);
 
     TaskStore& m_store;
     TaskTableModel* m_model;
-    QSortFilterProxyModel* m_proxy;
+    IdFilterProxyModel* m_proxy;
     QTableView* m_table;
     TaskDetailView* m_detail;
     QLineEdit* m_search;
