@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+#include <QSettings>
 
 int main(int argc, char* argv[])
 {
@@ -39,7 +40,8 @@ int main(int argc, char* argv[])
             QMessageBox::warning(nullptr, QStringLiteral("KernelMosaic Workbench"),
                                  QStringLiteral("Could not import the bundled tasks:\n%1").arg(seeded.error().message));
     }
-    km::ui::MainWindow window(*store.value());
+    QSettings settings;  // per user: ~/.config/KernelMosaic/kmosaic-workbench.conf
+    km::ui::MainWindow window(*store.value(), settings);
     window.show();
     return app.exec();
 }

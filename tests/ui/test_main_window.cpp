@@ -4,8 +4,15 @@
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
 
+#include "models/FacetFilter.h"
+#include "views/FilterPanel.h"
+
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QtTest>
@@ -16,6 +23,17 @@ class TestMainWindow : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
     std::unique_ptr<TaskStore> m_store;
+    std::unique_ptr<QSettings> m_settings;
+
+    static void check(QListWidget* list, const QString& labelStart)
+    {
+        for (int i = 0; i < list->count(); ++i)
+            if (list->item(i)->text().startsWith(labelStart + " (")) {
+                list->item(i)->setCheckState(Qt::Checked);
+                return;
+            }
+        QFAIL(qPrintable("no filter entry " + labelStart));
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -28,6 +46,7 @@ private Q_SLOTS:
         QVERIFY(seeded.value()->created >= 40);
         // A second seed does nothing: the store is no longer empty.
         QVERIFY(!seedIfEmpty(*m_store, QStringLiteral(KMOSAIC_TASKS_DIR), "tester").value().has_value());
+        m_settings = std::make_unique<QSettings>(m_dir.filePath("workbench.ini"), QSettings::IniFormat);
     }
 
     void tableModelPassesTheModelTester()
@@ -40,6 +59,93 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    void facetFilterSemantics()
+    {
+        TaskSummary s;
+        s.status = ReviewStatus::InReview;
+        s.level = 2;
+        s.categories = {"gemm", "fused"};
+        s.shown = PresentationSet{Presentation::Description, Presentation::Spec};
+        ui::FacetFilter f;
+        QVERIFY(f.accepts(s));
+        f.categories = {"softmax", "gemm"};  // any of
+        QVERIFY(f.accepts(s));
+        f.presentations = {Presentation::Description, Presentation::Reference};  // all of
+        QVERIFY(!f.accepts(s));
+        f.presentations = {Presentation::Spec};
+        f.levels = {1, 3};
+        QVERIFY(!f.accepts(s));
+        f.levels = {2};
+        f.statuses = {ReviewStatus::InReview};
+        QVERIFY(f.accepts(s));
+        const ui::FacetCounts c = ui::countFacets({s, s}, {});
+        QCOMPARE(c.levels.value(2), 2);
+        QCOMPARE(c.categories.value("fused"), 2);
+        QCOMPARE(c.presentations.value(Presentation::Reference), 0);
+    }
+
+    void filtersCombineWithSearchAndShowCounts()
+    {
+        ui::MainWindow w(*m_store, *m_settings);
+        w.show();
+        auto* table = w.findChild<QTableView*>("taskTable");
+        auto* level = w.findChild<QListWidget*>("levelFilter");
+        auto* category = w.findChild<QListWidget*>("categoryFilter");
+        auto* shown = w.findChild<QListWidget*>("presentationFilter");
+        QVERIFY(table && level && category && shown);
+        QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        check(level, "Level 2");
+        TaskFilter f;
+        f.levels = {2};
+        QCOMPARE(table->model()->rowCount(), int(m_store->summaries(f)->size()));
+        // Counts next to each value are over the tasks the search matches (here: all).
+        QVERIFY2(level->item(1)->text() == QString("Level 2 (%1)").arg(m_store->summaries(f)->size()),
+                 qPrintable(level->item(1)->text()));
+
+        check(category, "gemm");
+        check(category, "convolution");
+        check(shown, "description");
+        f.categories = {"gemm", "convolution"};
+        f.presentations = {Presentation::Description};
+        const QStringList expected = m_store->matchingIds(f).value();
+        QVERIFY(!expected.isEmpty());
+        QStringList visible = w.visibleTaskIds();
+        visible.sort();
+        QCOMPARE(visible, expected);
+
+        w.findChild<QLineEdit*>("searchBox")->setText("layernorm");
+        f.text = "layernorm";
+        const QStringList withSearch = m_store->matchingIds(f).value();
+        QTRY_COMPARE(table->model()->rowCount(), int(withSearch.size()));
+
+        w.findChild<QPushButton*>("clearFilters")->click();
+        TaskFilter onlyText;
+        onlyText.text = "layernorm";
+        QCOMPARE(table->model()->rowCount(), int(m_store->matchingIds(onlyText)->size()));
+    }
+
+    void layoutSurvivesRestart()
+    {
+        const QString ini = m_dir.filePath("layout.ini");
+        {
+            QSettings settings(ini, QSettings::IniFormat);
+            ui::MainWindow w(*m_store, settings);
+            w.show();
+            auto* filters = w.findChild<QDockWidget*>("filtersDock");
+            QVERIFY(filters && filters->isVisible());
+            filters->hide();
+            w.addDockWidget(Qt::LeftDockWidgetArea, w.findChild<QDockWidget*>("taskDock"));
+            QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget*>("taskDock")), Qt::LeftDockWidgetArea);
+            w.close();  // saves the layout
+        }
+        QSettings settings(ini, QSettings::IniFormat);
+        ui::MainWindow again(*m_store, settings);
+        again.show();
+        QVERIFY(!again.findChild<QDockWidget*>("filtersDock")->isVisible());
+        QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("taskDock")), Qt::LeftDockWidgetArea);
+    }
+
     void presentationMarks()
     {
         QCOMPARE(ui::presentationMarks(PresentationSet{Presentation::Description},
@@ -49,7 +155,7 @@ private Q_SLOTS:
 
     void windowListsSearchesAndShowsTasks()
     {
-        ui::MainWindow w(*m_store);
+        ui::MainWindow w(*m_store, *m_settings);
         w.show();
         auto* table = w.findChild<QTableView*>("taskTable");
         auto* search = w.findChild<QLineEdit*>("searchBox");

@@ -17,6 +17,7 @@ public:
 
     void setSnapshot(QList<TaskSummary> rows);
     const TaskSummary* summaryAt(int row) const;
+    const QList<TaskSummary>& rows() const { return m_rows; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,17 +1,19 @@
 #include "views/MainWindow.h"
 
-#include "models/IdFilterProxyModel.h"
+#include "models/TaskFilterProxyModel.h"
 #include "models/TaskTableModel.h"
 #include "store/TaskStore.h"
+#include "views/FilterPanel.h"
 #include "views/TaskDetailView.h"
 
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSortFilterProxyModel>
-#include <QSplitter>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
@@ -19,18 +21,32 @@
 
 namespace km::ui {
 
-MainWindow::MainWindow(TaskStore& store, QWidget* parent)
+namespace {
+QDockWidget* makeDock(QMainWindow* window, const QString& title, const QString& name, QWidget* content,
+                      Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(name);  // saveState() keys docks by object name
+    dock->setWidget(content);
+    window->addDockWidget(area, dock);
+    return dock;
+}
+}  // namespace
+
+MainWindow::MainWindow(TaskStore& store, QSettings& settings, QWidget* parent)
     : QMainWindow(parent)
     , m_store(store)
+    , m_settings(settings)
     , m_model(new TaskTableModel(this))
-    , m_proxy(new IdFilterProxyModel(this))
+    , m_proxy(new TaskFilterProxyModel(this))
     , m_table(new QTableView(this))
     , m_detail(new TaskDetailView(this))
+    , m_filters(new FilterPanel(this))
     , m_search(new QLineEdit(this))
     , m_searchDebounce(new QTimer(this))
 {
     setWindowTitle(tr("KernelMosaic Workbench — %1").arg(store.path()));
-    m_proxy->setSourceModel(m_model);
+    m_proxy->setSourceTable(m_model);
     m_table->setObjectName(QStringLiteral("taskTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -42,18 +58,17 @@ MainWindow::MainWindow(TaskStore& store, QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     QHeaderView* header = m_table->horizontalHeader();
     for (int c : {TaskTableModel::Id, TaskTableModel::Level, TaskTableModel::Presentations, TaskTableModel::Status,
-                  TaskTableModel::LastChange})
+                  TaskTableModel::Reviewer, TaskTableModel::LastChange})
         header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(TaskTableModel::Title, QHeaderView::Stretch);
     header->resizeSection(TaskTableModel::Categories, 200);
     m_table->setAlternatingRowColors(true);
+    setCentralWidget(m_table);
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    setCentralWidget(splitter);
+    QDockWidget* filters =
+        makeDock(this, tr("Filters"), QStringLiteral("filtersDock"), m_filters, Qt::LeftDockWidgetArea);
+    QDockWidget* task = makeDock(this, tr("Task"), QStringLiteral("taskDock"), m_detail, Qt::RightDockWidgetArea);
+    resizeDocks({filters, task}, {220, 520}, Qt::Horizontal);  // first start; a saved layout overrides it
 
     m_search->setObjectName(QStringLiteral("searchBox"));
     m_search->setPlaceholderText(tr("Search titles, descriptions, specifications and code…"));
@@ -65,12 +80,25 @@ MainWindow::MainWindow(TaskStore& store, QWidget* parent)
     m_searchDebounce->setInterval(120);  // typing coalesces: the latest text wins
     connect(m_search, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
     connect(m_searchDebounce, &QTimer::timeout, this, &MainWindow::applySearch);
+    connect(m_filters, &FilterPanel::facetsChanged, this, &MainWindow::filtersChanged);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showSelectedTask);
+    buildMenus();
 
+    resize(1500, 900);
+    restoreGeometry(m_settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    restoreState(m_settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    reload();
+}
+
+void MainWindow::buildMenus()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Reload"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About KernelMosaic"), this, [this] {
         QMessageBox::about(this, tr("About KernelMosaic Workbench"),
@@ -78,8 +106,19 @@ MainWindow::MainWindow(TaskStore& store, QWidget* parent)
                               "trajectories.<br>Store: %2")
                                .arg(QApplication::applicationVersion(), m_store.path().toHtmlEscaped()));
     });
-    resize(1400, 850);
-    reload();
+}
+
+void MainWindow::saveLayout()
+{
+    m_settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    m_settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+    m_settings.sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveLayout();
+    event->accept();
 }
 
 void MainWindow::reload()
@@ -107,14 +146,27 @@ void MainWindow::applySearch()
         }
         visible = QSet<QString>(ids.value().cbegin(), ids.value().cend());
     }
-    const QString current = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
     m_proxy->setVisibleIds(std::move(visible));
+    filtersChanged();
+}
+
+void MainWindow::filtersChanged()
+{
+    const QString current = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
+    m_proxy->setFacets(m_filters->facets());
+    m_filters->setCounts(
+        countFacets(m_model->rows(), [this](const TaskSummary& s) { return m_proxy->matchesSearch(s.id); }));
     statusBar()->showMessage(tr("%1 of %2 tasks").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    selectTask(current);
+}
+
+void MainWindow::selectTask(const QString& id)
+{
     // Keep the task the user was on; when the filter dropped it, move to the first row.
     QModelIndex target = m_proxy->index(0, 0);
     for (int r = 0; r < m_proxy->rowCount(); ++r) {
         const QModelIndex i = m_proxy->index(r, 0);
-        if (i.data(TaskTableModel::TaskIdRole).toString() == current) {
+        if (i.data(TaskTableModel::TaskIdRole).toString() == id) {
             target = i;
             break;
         }
@@ -123,6 +175,14 @@ void MainWindow::applySearch()
         m_table->setCurrentIndex(target);
     else
         m_detail->clear();
+}
+
+QStringList MainWindow::visibleTaskIds() const
+{
+    QStringList ids;
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        ids.append(m_proxy->index(r, 0).data(TaskTableModel::TaskIdRole).toString());
+    return ids;
 }
 
 void MainWindow::showSelectedTask()

@@ -1,9 +1,11 @@
 #pragma once
-// The workbench's main window: the task list with full-text search, and the selected task. GUI thread.
+// The workbench's main window: the task list with search and facet filters, the task view and the review panel in
+// docks whose layout is saved and restored. GUI thread.
 
 #include <QMainWindow>
 
 class QLineEdit;
+class QSettings;
 class QTableView;
 class QTimer;
 
@@ -13,27 +15,39 @@ class TaskStore;
 
 namespace km::ui {
 
-class TaskTableModel;
-class IdFilterProxyModel;
+class FilterPanel;
 class TaskDetailView;
+class TaskFilterProxyModel;
+class TaskTableModel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(TaskStore& store, QWidget* parent = nullptr);
+    // settings holds the window layout; it outlives the window.
+    MainWindow(TaskStore& store, QSettings& settings, QWidget* parent = nullptr);
 
-    void reload();  // rereads every summary from the store
+    void reload();                       // rereads every summary from the store
+    void saveLayout();                   // also done on close
+    QStringList visibleTaskIds() const;  // the current filter's rows, in display order
+    void selectTask(const QString& id);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    void buildMenus();
     void applySearch();
+    void filtersChanged();
     void showSelectedTask();
     void reportError(const QString& what, const QString& message);
 
     TaskStore& m_store;
+    QSettings& m_settings;
     TaskTableModel* m_model;
-    IdFilterProxyModel* m_proxy;
+    TaskFilterProxyModel* m_proxy;
     QTableView* m_table;
     TaskDetailView* m_detail;
+    FilterPanel* m_filters;
     QLineEdit* m_search;
     QTimer* m_searchDebounce;
 };
