@@ -8,12 +8,16 @@
 #include "views/FilterPanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QDialog>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QtTest>
 
@@ -144,6 +148,39 @@ private Q_SLOTS:
         again.show();
         QVERIFY(!again.findChild<QDockWidget*>("filtersDock")->isVisible());
         QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("taskDock")), Qt::LeftDockWidgetArea);
+    }
+
+    void importShowsProgressAndReportAndLosesNothing()
+    {
+        ui::MainWindow w(*m_store, *m_settings);
+        w.show();
+        const QList<Task> before = m_store->tasks().value();
+        w.startImport(QStringLiteral(KMOSAIC_TEST_DATA) + "/malformed-tasks", TaskFormat::Auto);
+        QDialog* report = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((report = w.findChild<QDialog*>("importReport")) != nullptr, 20000);
+        auto* summary = report->findChild<QLabel*>("importSummary");
+        QVERIFY(summary->text().contains("1 new, 0 updated, 0 unchanged, 4 skipped"));
+        auto* issues = report->findChild<QTableWidget*>("importIssues");
+        bool located = false;  // the wrong-type task.toml is reported with its line
+        for (int r = 0; r < issues->rowCount(); ++r)
+            located = located || (issues->item(r, 1)->text().endsWith("wrong-type/task.toml") &&
+                                  issues->item(r, 2)->text() == "4" && issues->item(r, 0)->text() == "error");
+        QVERIFY(located);
+        for (const Task& t : before)
+            QVERIFY(m_store->task(t.id).value().value() == t);
+        QTRY_COMPARE(w.findChild<QTableView*>("taskTable")->model()->rowCount(), int(before.size()) + 1);
+        report->close();
+
+        QTemporaryDir out;
+        w.findChild<QLineEdit*>("searchBox")->setText("softmax");
+        QTRY_VERIFY(w.visibleTaskIds().size() < int(before.size()));
+        const QStringList visible = w.visibleTaskIds();
+        w.startExport(out.path(), TaskFormat::Folder);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().startsWith("Exported"), 20000);
+        QCOMPARE(QDir(out.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), visible.size());
+        for (const QString& id : visible)
+            QVERIFY(QFile::exists(out.path() + "/" + id + "/task.toml"));
+        QVERIFY(m_store->review("good-one", ReviewStatus::Rejected, "tester", "cleanup", "").ok());
     }
 
     void presentationMarks()

@@ -1,18 +1,22 @@
 #include "views/MainWindow.h"
 
+#include "jobs/TransferJob.h"
 #include "models/TaskFilterProxyModel.h"
 #include "models/TaskTableModel.h"
 #include "store/TaskStore.h"
 #include "views/FilterPanel.h"
+#include "views/ImportReportDialog.h"
 #include "views/TaskDetailView.h"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
@@ -93,6 +97,13 @@ MainWindow::MainWindow(TaskStore& store, QSettings& settings, QWidget* parent)
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Import Task &Folders…"), this, [this] { chooseImport(TaskFormat::Folder); });
+    file->addAction(tr("Import &KernelBench Checkout…"), this, [this] { chooseImport(TaskFormat::KernelBench); });
+    file->addAction(tr("Import &JSONL…"), this, [this] { chooseImport(TaskFormat::Jsonl); });
+    file->addSeparator();
+    file->addAction(tr("&Export Visible Tasks as Folders…"), this, [this] { chooseExport(TaskFormat::Folder); });
+    file->addAction(tr("Export Visible Tasks as JS&ONL…"), this, [this] { chooseExport(TaskFormat::Jsonl); });
+    file->addSeparator();
     file->addAction(tr("&Reload"), QKeySequence::Refresh, this, &MainWindow::reload);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -105,6 +116,80 @@ void MainWindow::buildMenus()
                            tr("<b>KernelMosaic Workbench</b> %1<br>Curate CUDA tasks, verified kernels and agent "
                               "trajectories.<br>Store: %2")
                                .arg(QApplication::applicationVersion(), m_store.path().toHtmlEscaped()));
+    });
+}
+
+void MainWindow::chooseImport(TaskFormat format)
+{
+    const QString path =
+        format == TaskFormat::Jsonl
+            ? QFileDialog::getOpenFileName(this, tr("Import JSONL"), {}, tr("JSON Lines (*.jsonl *.json)"))
+            : QFileDialog::getExistingDirectory(this, format == TaskFormat::KernelBench ? tr("KernelBench checkout")
+                                                                                        : tr("Task folder(s)"));
+    if (!path.isEmpty())
+        startImport(path, format);
+}
+
+void MainWindow::chooseExport(TaskFormat format)
+{
+    const QString out = format == TaskFormat::Jsonl
+                            ? QFileDialog::getSaveFileName(this, tr("Export JSONL"), {}, tr("JSON Lines (*.jsonl)"))
+                            : QFileDialog::getExistingDirectory(this, tr("Export into folder"));
+    if (!out.isEmpty())
+        startExport(out, format);
+}
+
+void MainWindow::startImport(const QString& path, TaskFormat format)
+{
+    auto* progress = new QProgressDialog(tr("Importing %1…").arg(path), tr("Cancel"), 0, 0, this);
+    progress->setObjectName(QStringLiteral("importProgress"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    auto* job = TransferJob::startImport(m_store.path(), path, format, defaultActor(), this);
+    connect(progress, &QProgressDialog::canceled, job, &TransferJob::cancel);
+    connect(job, &TransferJob::progress, progress, [progress](int done, int total) {
+        progress->setMaximum(total);
+        progress->setValue(done);
+    });
+    const auto finish = [this, job, progress] {
+        progress->close();
+        job->deleteLater();
+        reload();
+    };
+    connect(job, &TransferJob::importFinished, this, [this, path, finish](const ImportReport& report) {
+        finish();
+        auto* dialog = new ImportReportDialog(path, report, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        statusBar()->showMessage(tr("Imported %1: %2 new, %3 updated, %4 skipped")
+                                     .arg(path)
+                                     .arg(report.created)
+                                     .arg(report.updated)
+                                     .arg(report.skipped));
+    });
+    connect(job, &TransferJob::failed, this, [this, path, finish](const QString& message) {
+        finish();
+        QMessageBox::warning(this, tr("Import failed"), tr("Import of %1 failed:\n%2").arg(path, message));
+    });
+}
+
+void MainWindow::startExport(const QString& out, TaskFormat format)
+{
+    TaskFilter filter;
+    filter.ids = visibleTaskIds();
+    if (filter.ids.isEmpty()) {
+        statusBar()->showMessage(tr("No task to export: the filter shows none"));
+        return;
+    }
+    auto* job = TransferJob::startExport(m_store.path(), filter, format, out, this);
+    connect(job, &TransferJob::exportFinished, this, [this, job, out](int n) {
+        job->deleteLater();
+        statusBar()->showMessage(tr("Exported %1 task(s) to %2").arg(n).arg(out));
+    });
+    connect(job, &TransferJob::failed, this, [this, job](const QString& message) {
+        job->deleteLater();
+        QMessageBox::warning(this, tr("Export failed"), message);
     });
 }
 

@@ -2,6 +2,8 @@
 // The workbench's main window: the task list with search and facet filters, the task view and the review panel in
 // docks whose layout is saved and restored. GUI thread.
 
+#include "curate/Importer.h"
+
 #include <QMainWindow>
 
 class QLineEdit;
@@ -30,12 +32,17 @@ public:
     void saveLayout();                   // also done on close
     QStringList visibleTaskIds() const;  // the current filter's rows, in display order
     void selectTask(const QString& id);
+    // Imports on a worker thread with a progress dialog, then shows the report and reloads the list.
+    void startImport(const QString& path, TaskFormat format);
+    void startExport(const QString& out, TaskFormat format);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
     void buildMenus();
+    void chooseImport(TaskFormat format);
+    void chooseExport(TaskFormat format);
     void applySearch();
     void filtersChanged();
     void showSelectedTask();

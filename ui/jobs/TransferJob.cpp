@@ -1,0 +1,71 @@
+#include "jobs/TransferJob.h"
+
+#include "store/TaskStore.h"
+
+#include <QThread>
+
+namespace km::ui {
+
+TransferJob::TransferJob(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<km::ImportReport>();
+}
+
+TransferJob::~TransferJob()
+{
+    if (m_thread) {
+        m_cancel = true;
+        m_thread->wait();  // the work checks m_cancel between chunks; a chunk is short
+    }
+}
+
+void TransferJob::run(std::function<void()> work)
+{
+    m_thread = QThread::create(std::move(work));
+    m_thread->setObjectName(QStringLiteral("kmosaic-transfer"));
+    connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
+    m_thread->start();
+}
+
+TransferJob* TransferJob::startImport(const QString& storePath, const QString& source, TaskFormat format,
+                                      const QString& actor, QObject* parent)
+{
+    auto* job = new TransferJob(parent);
+    job->run([job, storePath, source, format, actor] {
+        auto store = TaskStore::open(storePath);  // one connection per thread
+        if (!store) {
+            Q_EMIT job->failed(store.error().message);
+            return;
+        }
+        auto report = importTasks(*store.value(), source, format, actor, [job](int done, int total) {
+            Q_EMIT job->progress(done, total);
+            return !job->m_cancel.load();
+        });
+        if (report)
+            Q_EMIT job->importFinished(report.value());
+        else
+            Q_EMIT job->failed(report.error().message);
+    });
+    return job;
+}
+
+TransferJob* TransferJob::startExport(const QString& storePath, const TaskFilter& filter, TaskFormat format,
+                                      const QString& out, QObject* parent)
+{
+    auto* job = new TransferJob(parent);
+    job->run([job, storePath, filter, format, out] {
+        auto store = TaskStore::open(storePath);
+        if (!store) {
+            Q_EMIT job->failed(store.error().message);
+            return;
+        }
+        auto n = exportTasks(*store.value(), filter, format, out);
+        if (n)
+            Q_EMIT job->exportFinished(n.value());
+        else
+            Q_EMIT job->failed(n.error().message);
+    });
+    return job;
+}
+
+}  // namespace km::ui
