@@ -1,5 +1,6 @@
 // kmosaic_store_bench: generates a reproducible store of N realistic tasks, then times import, re-import, full-text
 // queries and the unfiltered list through the core API and prints a table. Runs on the main thread only.
+#include "BenchSupport.h"
 #include "TaskGenerator.h"
 #include "curate/Importer.h"
 #include "curate/JsonlFormat.h"
@@ -26,6 +27,7 @@
 
 namespace {
 using namespace km;
+using namespace km::bench;
 
 // The query mix: what people type into the search box of the task list, with and without a filter.
 struct BenchQuery {
@@ -67,47 +69,6 @@ QList<BenchQuery> queryMix()
     return q;
 }
 
-double ms(qint64 ns)
-{
-    return double(ns) / 1e6;
-}
-double percentile(QList<qint64> v, double p)  // nearest rank; p = 0.5 gives the lower median
-{
-    std::sort(v.begin(), v.end());
-    const qsizetype rank = qsizetype(std::ceil(p * double(v.size())));
-    return v.isEmpty() ? 0 : ms(v[std::clamp<qsizetype>(rank - 1, 0, v.size() - 1)]);
-}
-double median(QList<qint64> v)
-{
-    std::sort(v.begin(), v.end());
-    const qsizetype n = v.size();
-    return n == 0 ? 0 : n % 2 ? ms(v[n / 2]) : (ms(v[n / 2 - 1]) + ms(v[n / 2])) / 2;
-}
-QString num(double v, int decimals)
-{
-    return QString::number(v, 'f', decimals);
-}
-QString mib(qint64 bytes)
-{
-    return bytes < (qint64(1) << 20) ? num(double(bytes) / 1024.0, 0) + QStringLiteral(" KiB")
-                                     : num(double(bytes) / (1024.0 * 1024.0), 1) + QStringLiteral(" MiB");
-}
-
-QString procField(const char* file, const char* key)
-{
-    QFile f(QString::fromLatin1(file));
-    if (f.open(QIODevice::ReadOnly))
-        for (const QByteArray& line : f.readAll().split('\n'))
-            if (line.startsWith(key))
-                return QString::fromUtf8(line.mid(line.indexOf(':') + 1)).trimmed();
-    return QStringLiteral("?");
-}
-QString ramGiB()
-{
-    const double kb = procField("/proc/meminfo", "MemTotal").section(QLatin1Char(' '), 0, 0).toDouble();
-    return num(kb / (1024.0 * 1024.0), 1) + QStringLiteral(" GiB");
-}
-
 struct FileSizes {
     qint64 main, wal, shm;
     qint64 total() const { return main + wal + shm; }
@@ -120,26 +81,6 @@ FileSizes sizesOf(const QString& path)
 {
     return {QFileInfo(path).size(), QFileInfo(path + QStringLiteral("-wal")).size(),
             QFileInfo(path + QStringLiteral("-shm")).size()};
-}
-
-struct Row {
-    QString metric, value, target;
-};
-void printTable(QTextStream& out, const QStringList& header, const QList<Row>& rows)
-{
-    qsizetype w[3] = {header[0].size(), header[1].size(), header[2].size()};
-    for (const Row& r : rows)
-        w[0] = std::max(w[0], r.metric.size()), w[1] = std::max(w[1], r.value.size()),
-        w[2] = std::max(w[2], r.target.size());
-    const auto line = [&](const QString& a, const QString& b, const QString& c) {
-        out << "| " << a.leftJustified(w[0]) << " | " << b.rightJustified(w[1]) << " | " << c.leftJustified(w[2])
-            << " |\n";
-    };
-    line(header[0], header[1], header[2]);
-    out << "|" << QString(w[0] + 2, QLatin1Char('-')) << "|" << QString(w[1] + 1, QLatin1Char('-')) << ":|"
-        << QString(w[2] + 2, QLatin1Char('-')) << "|\n";
-    for (const Row& r : rows)
-        line(r.metric, r.value, r.target);
 }
 
 int fail(const QString& what)

@@ -1,5 +1,6 @@
 // kmosaic-workbench: opens the store (seeding an empty one from the bundled tasks), builds the window, runs.
 #include "curate/BundledTasks.h"
+#include "render/WebEngineSetup.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
 
@@ -10,6 +11,7 @@
 
 int main(int argc, char* argv[])
 {
+    km::ui::prepareWebEngine();  // before QApplication: shared GL contexts; no Chromium sandbox when run as root
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("kmosaic-workbench"));
     QApplication::setOrganizationName(QStringLiteral("KernelMosaic"));

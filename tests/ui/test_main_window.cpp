@@ -5,7 +5,9 @@
 #include "views/MainWindow.h"
 
 #include "models/FacetFilter.h"
+#include "curate/TaskToml.h"
 #include "views/FilterPanel.h"
+#include "views/Qsci.h"
 
 #include <QAbstractItemModelTester>
 #include <QDialog>
@@ -13,10 +15,15 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QApplication>
+#include <QCheckBox>
+#include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QtTest>
@@ -181,6 +188,70 @@ private Q_SLOTS:
         for (const QString& id : visible)
             QVERIFY(QFile::exists(out.path() + "/" + id + "/task.toml"));
         QVERIFY(m_store->review("good-one", ReviewStatus::Rejected, "tester", "cleanup", "").ok());
+    }
+
+    void editsAreSavedWithAuditAndNeverLostSilently()
+    {
+        ui::MainWindow w(*m_store, *m_settings);
+        w.show();
+        w.selectTask("softmax-rows");
+        auto* tabs = w.findChild<QTabWidget*>("taskTabs");
+        tabs->setCurrentWidget(w.findChild<QWidget*>("taskEditor"));  // the editor loads when first shown
+        auto* description = w.findChild<QPlainTextEdit*>("descriptionEditor");
+        auto* toml = w.findChild<QsciScintilla*>("tomlEditor");
+        auto* message = w.findChild<QLabel*>("editorMessage");
+        QVERIFY(description && toml && message);
+        const Task before = m_store->task("softmax-rows").value().value();
+
+        // A malformed edit is refused with its line; the store keeps the task as it was.
+        toml->setText(toml->text().replace("level = 1", "level = \"one\""));
+        w.findChild<QPushButton*>("saveTask")->click();
+        QVERIFY2(message->text().startsWith("task.toml:3: 'level'"), qPrintable(message->text()));
+        QVERIFY(m_store->task("softmax-rows").value().value() == before);
+
+        // Unsaved edits: moving to another task asks; Cancel stays, Discard drops the edits.
+        const auto answer = [](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, [button] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                QVERIFY(box && box->objectName() == "unsavedEdits");
+                box->button(button)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        w.selectTask("layernorm");
+        QCOMPARE(w.findChild<QTableView*>("taskTable")->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(),
+                 QString("softmax-rows"));
+        QVERIFY(toml->text().contains("level = \"one\""));
+
+        // A valid edit of the description is saved with an audit entry naming the field.
+        toml->setText(QString::fromUtf8(writeTaskToml(before)));
+        description->setPlainText(before.description + "\nEdited by the test.\n");
+        w.findChild<QPushButton*>("saveTask")->click();
+        QCOMPARE(message->text(), QString("Saved"));
+        const Task after = m_store->task("softmax-rows").value().value();
+        QVERIFY(after.description.endsWith("Edited by the test.\n"));
+        const AuditEntry last = m_store->audit("task", "softmax-rows").value().last();
+        QCOMPARE(last.action, QString("updated"));
+        QCOMPARE(last.detail.value("fields").toStringList(), QStringList{"description"});
+        tabs->setCurrentWidget(w.findChild<QWidget*>("historyTable"));
+        QCOMPARE(w.findChild<QTableWidget*>("historyTable")->item(0, 2)->text(), QString("updated"));
+        tabs->setCurrentWidget(w.findChild<QWidget*>("taskEditor"));
+
+        description->setPlainText("throw this away");
+        answer(QMessageBox::Discard);
+        w.selectTask("layernorm");
+        QTRY_COMPARE(w.findChild<QTableView*>("taskTable")->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(),
+                     QString("layernorm"));
+        QCOMPARE(m_store->task("softmax-rows").value()->description, after.description);
+
+        // What the model is shown is toggled in place and stored with an audit entry.
+        auto* spec = w.findChild<QCheckBox*>("shown-spec");
+        const bool had = m_store->task("layernorm").value()->shown.has(Presentation::Spec);
+        QVERIFY(spec->isEnabled());
+        spec->click();
+        QCOMPARE(m_store->task("layernorm").value()->shown.has(Presentation::Spec), !had);
+        QCOMPARE(m_store->audit("task", "layernorm").value().last().detail.value("fields").toStringList(),
+                 QStringList{"shown"});
     }
 
     void presentationMarks()

@@ -19,6 +19,10 @@ void TaskTableModel::setSnapshot(QList<TaskSummary> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_rowById.clear();
+    m_rowById.reserve(m_rows.size());
+    for (int i = 0; i < m_rows.size(); ++i)
+        m_rowById.insert(m_rows[i].id, i);
     endResetModel();
 }
 

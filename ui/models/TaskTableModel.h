@@ -4,6 +4,7 @@
 #include "store/TaskQuery.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace km::ui {
 
@@ -18,6 +19,7 @@ public:
     void setSnapshot(QList<TaskSummary> rows);
     const TaskSummary* summaryAt(int row) const;
     const QList<TaskSummary>& rows() const { return m_rows; }
+    int rowOf(const QString& id) const { return m_rowById.value(id, -1); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -26,6 +28,7 @@ public:
 
 private:
     QList<TaskSummary> m_rows;
+    QHash<QString, int> m_rowById;
 };
 
 // "D R S" style marks of which presentations are shown to the model (lower-case: present but hidden).

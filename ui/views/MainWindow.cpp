@@ -3,10 +3,13 @@
 #include "jobs/TransferJob.h"
 #include "models/TaskFilterProxyModel.h"
 #include "models/TaskTableModel.h"
+#include "review/ReviewPanel.h"
+#include "review/ReviewSession.h"
 #include "store/TaskStore.h"
 #include "views/FilterPanel.h"
 #include "views/ImportReportDialog.h"
 #include "views/TaskDetailView.h"
+#include "views/TaskEditor.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -48,6 +51,8 @@ MainWindow::MainWindow(TaskStore& store, QSettings& settings, QWidget* parent)
     , m_filters(new FilterPanel(this))
     , m_search(new QLineEdit(this))
     , m_searchDebounce(new QTimer(this))
+    , m_review(new ReviewSession(store, defaultActor(), this))
+    , m_reviewPanel(new ReviewPanel(*m_review, settings, this))
 {
     setWindowTitle(tr("KernelMosaic Workbench — %1").arg(store.path()));
     m_proxy->setSourceTable(m_model);
@@ -60,19 +65,27 @@ MainWindow::MainWindow(TaskStore& store, QSettings& settings, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    // Fixed widths from the font: sizing columns to their contents would measure every row on every change.
     QHeaderView* header = m_table->horizontalHeader();
-    for (int c : {TaskTableModel::Id, TaskTableModel::Level, TaskTableModel::Presentations, TaskTableModel::Status,
-                  TaskTableModel::Reviewer, TaskTableModel::LastChange})
-        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    const int em = m_table->fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    for (const auto& [column, chars] :
+         {std::pair{TaskTableModel::Id, 22}, std::pair{TaskTableModel::Level, 4},
+          std::pair{TaskTableModel::Categories, 16}, std::pair{TaskTableModel::Presentations, 5},
+          std::pair{TaskTableModel::Status, 9}, std::pair{TaskTableModel::Reviewer, 8},
+          std::pair{TaskTableModel::LastChange, 11}})
+        header->resizeSection(column, chars * em);
     header->setSectionResizeMode(TaskTableModel::Title, QHeaderView::Stretch);
-    header->resizeSection(TaskTableModel::Categories, 200);
     m_table->setAlternatingRowColors(true);
     setCentralWidget(m_table);
 
     QDockWidget* filters =
         makeDock(this, tr("Filters"), QStringLiteral("filtersDock"), m_filters, Qt::LeftDockWidgetArea);
     QDockWidget* task = makeDock(this, tr("Task"), QStringLiteral("taskDock"), m_detail, Qt::RightDockWidgetArea);
+    QDockWidget* review =
+        makeDock(this, tr("Review"), QStringLiteral("reviewDock"), m_reviewPanel, Qt::RightDockWidgetArea);
+    splitDockWidget(task, review, Qt::Vertical);
     resizeDocks({filters, task}, {220, 520}, Qt::Horizontal);  // first start; a saved layout overrides it
+    resizeDocks({task, review}, {600, 300}, Qt::Vertical);
 
     m_search->setObjectName(QStringLiteral("searchBox"));
     m_search->setPlaceholderText(tr("Search titles, descriptions, specifications and code…"));
@@ -86,7 +99,11 @@ MainWindow::MainWindow(TaskStore& store, QSettings& settings, QWidget* parent)
     connect(m_searchDebounce, &QTimer::timeout, this, &MainWindow::applySearch);
     connect(m_filters, &FilterPanel::facetsChanged, this, &MainWindow::filtersChanged);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::showSelectedTask);
+    connect(m_detail->editor(), &TaskEditor::saveRequested, this, &MainWindow::saveEdits);
+    connect(m_detail->editor(), &TaskEditor::revertRequested, this, [this] { showTask(m_shownTaskId); });
+    connect(m_detail, &TaskDetailView::shownChanged, this, &MainWindow::saveShown);
     buildMenus();
+    connectReview();
 
     resize(1500, 900);
     restoreGeometry(m_settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
@@ -110,6 +127,7 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+    menuBar()->addMenu(m_reviewPanel->menu());
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About KernelMosaic"), this, [this] {
         QMessageBox::about(this, tr("About KernelMosaic Workbench"),
@@ -193,6 +211,27 @@ void MainWindow::startExport(const QString& out, TaskFormat format)
     });
 }
 
+void MainWindow::connectReview()
+{
+    // The review queue is the list as filtered and sorted; the list follows the review and the review the list.
+    connect(m_review, &ReviewSession::currentTaskChanged, this, [this](const QString& id) {
+        if (!id.isEmpty())
+            selectTask(id);
+    });
+    connect(m_review, &ReviewSession::decisionRecorded, this, &MainWindow::reload);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, [this] { m_review->setQueue(visibleSummaries()); });
+}
+
+QList<TaskSummary> MainWindow::visibleSummaries() const
+{
+    QList<TaskSummary> rows;
+    rows.reserve(m_proxy->rowCount());
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        if (const TaskSummary* s = m_model->summaryAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row()))
+            rows.append(*s);
+    return rows;
+}
+
 void MainWindow::saveLayout()
 {
     m_settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
@@ -202,8 +241,64 @@ void MainWindow::saveLayout()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!settleUnsavedEdits()) {
+        event->ignore();
+        return;
+    }
     saveLayout();
     event->accept();
+}
+
+bool MainWindow::settleUnsavedEdits()
+{
+    TaskEditor* editor = m_detail->editor();
+    if (!editor->isDirty())
+        return true;
+    QMessageBox ask(QMessageBox::Question, tr("Unsaved edits"), tr("Task %1 has unsaved edits.").arg(editor->taskId()),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    ask.setObjectName(QStringLiteral("unsavedEdits"));
+    ask.setDefaultButton(QMessageBox::Save);
+    switch (ask.exec()) {
+    case QMessageBox::Save: return saveEdits();
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+bool MainWindow::saveEdits()
+{
+    TaskEditor* editor = m_detail->editor();
+    const auto edited = editor->editedTask();
+    if (const QString* problem = std::get_if<QString>(&edited)) {
+        editor->showMessage(*problem, true);
+        return false;
+    }
+    const Task& task = std::get<Task>(edited);
+    auto outcome = m_store.upsertTask(task, defaultActor(), tr("edited in the workbench"));
+    if (!outcome) {
+        editor->showMessage(outcome.error().message, true);
+        return false;
+    }
+    const QString id = task.id;
+    showTask(id);  // the stored version: the editor is clean again
+    reload();
+    m_detail->editor()->showMessage(outcome.value() == UpsertOutcome::Unchanged ? tr("No change") : tr("Saved"), false);
+    return true;
+}
+
+void MainWindow::saveShown(const QString& taskId, PresentationSet shown)
+{
+    auto task = m_store.task(taskId);
+    if (!task || !task.value())
+        return;
+    Task t = *task.value();
+    t.shown = shown;
+    auto outcome = m_store.upsertTask(t, defaultActor(), tr("presentations shown to the model"));
+    if (!outcome)
+        reportError(tr("Cannot change what %1 shows").arg(taskId), outcome.error().message);
+    else
+        statusBar()->showMessage(tr("%1 now shows: %2").arg(taskId, shown.names().join(QStringLiteral(", "))));
+    reload();
 }
 
 void MainWindow::reload()
@@ -214,6 +309,15 @@ void MainWindow::reload()
         return;
     }
     m_model->setSnapshot(rows.value());
+    applySearch();
+    if (!m_detail->editor()->isDirty())
+        showTask(m_shownTaskId);  // the shown task may have changed in the store
+}
+
+void MainWindow::setSearchText(const QString& text)
+{
+    const QSignalBlocker block(m_search);
+    m_search->setText(text);
     applySearch();
 }
 
@@ -237,29 +341,28 @@ void MainWindow::applySearch()
 
 void MainWindow::filtersChanged()
 {
-    const QString current = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
+    QString current = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
+    if (current.isEmpty())
+        current = m_shownTaskId;  // after a reload the view has no current row yet
     m_proxy->setFacets(m_filters->facets());
     m_filters->setCounts(
         countFacets(m_model->rows(), [this](const TaskSummary& s) { return m_proxy->matchesSearch(s.id); }));
     statusBar()->showMessage(tr("%1 of %2 tasks").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    m_review->setQueue(visibleSummaries());
     selectTask(current);
 }
 
 void MainWindow::selectTask(const QString& id)
 {
     // Keep the task the user was on; when the filter dropped it, move to the first row.
-    QModelIndex target = m_proxy->index(0, 0);
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
-        const QModelIndex i = m_proxy->index(r, 0);
-        if (i.data(TaskTableModel::TaskIdRole).toString() == id) {
-            target = i;
-            break;
-        }
-    }
+    const int sourceRow = m_model->rowOf(id);
+    QModelIndex target = sourceRow >= 0 ? m_proxy->mapFromSource(m_model->index(sourceRow, 0)) : QModelIndex();
+    if (!target.isValid())
+        target = m_proxy->index(0, 0);
     if (target.isValid())
         m_table->setCurrentIndex(target);
-    else
-        m_detail->clear();
+    else if (!m_detail->editor()->isDirty())
+        showTask({});
 }
 
 QStringList MainWindow::visibleTaskIds() const
@@ -273,17 +376,33 @@ QStringList MainWindow::visibleTaskIds() const
 void MainWindow::showSelectedTask()
 {
     const QString id = m_table->currentIndex().data(TaskTableModel::TaskIdRole).toString();
+    if (id == m_shownTaskId)
+        return;
+    if (!settleUnsavedEdits()) {
+        const QSignalBlocker block(m_table->selectionModel());
+        selectTask(m_shownTaskId);  // stay on the task with the edits
+        return;
+    }
+    showTask(id);
+}
+
+void MainWindow::showTask(const QString& id)
+{
+    m_shownTaskId = id;
+    if (!id.isEmpty())
+        m_review->setCurrentTask(id);  // the review follows the task on screen (a no-op when it is already there)
     if (id.isEmpty()) {
         m_detail->clear();
         return;
     }
     auto task = m_store.task(id);
-    if (!task) {
-        reportError(tr("Cannot load task %1").arg(id), task.error().message);
+    auto history = m_store.audit(QStringLiteral("task"), id);
+    if (!task || !history) {
+        reportError(tr("Cannot load task %1").arg(id), !task ? task.error().message : history.error().message);
         return;
     }
     if (task.value())
-        m_detail->setTask(*task.value());
+        m_detail->setTask(*task.value(), history.value());
 }
 
 void MainWindow::reportError(const QString& what, const QString& message)

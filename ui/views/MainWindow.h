@@ -3,6 +3,7 @@
 // docks whose layout is saved and restored. GUI thread.
 
 #include "curate/Importer.h"
+#include "store/TaskQuery.h"
 
 #include <QMainWindow>
 
@@ -18,6 +19,8 @@ class TaskStore;
 namespace km::ui {
 
 class FilterPanel;
+class ReviewPanel;
+class ReviewSession;
 class TaskDetailView;
 class TaskFilterProxyModel;
 class TaskTableModel;
@@ -31,7 +34,10 @@ public:
     void reload();                       // rereads every summary from the store
     void saveLayout();                   // also done on close
     QStringList visibleTaskIds() const;  // the current filter's rows, in display order
+    QList<TaskSummary> visibleSummaries() const;
     void selectTask(const QString& id);
+    void setSearchText(const QString& text);  // applies at once (typing in the box waits for a pause)
+    FilterPanel* filterPanel() const { return m_filters; }
     // Imports on a worker thread with a progress dialog, then shows the report and reloads the list.
     void startImport(const QString& path, TaskFormat format);
     void startExport(const QString& out, TaskFormat format);
@@ -45,7 +51,12 @@ private:
     void chooseExport(TaskFormat format);
     void applySearch();
     void filtersChanged();
+    void connectReview();
     void showSelectedTask();
+    void showTask(const QString& id);
+    bool settleUnsavedEdits();  // false: the user chose to stay
+    bool saveEdits();
+    void saveShown(const QString& taskId, PresentationSet shown);
     void reportError(const QString& what, const QString& message);
 
     TaskStore& m_store;
@@ -57,6 +68,9 @@ private:
     FilterPanel* m_filters;
     QLineEdit* m_search;
     QTimer* m_searchDebounce;
+    ReviewSession* m_review;
+    ReviewPanel* m_reviewPanel;
+    QString m_shownTaskId;  // the task in the detail view
 };
 
 }  // namespace km::ui

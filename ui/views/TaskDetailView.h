@@ -1,31 +1,55 @@
 #pragma once
-// Shows one task: description, reference program, specification and metadata. GUI thread.
+// Shows one task: description, reference program, specification, metadata, history, and its editor; which
+// presentations the model is shown is visible at a glance and toggled in place. GUI thread.
 
+#include "model/Review.h"
 #include "model/Task.h"
 
+#include <QSet>
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QTabWidget;
+class QTableWidget;
 class QTextBrowser;
 class QsciScintilla;
 
 namespace km::ui {
 
+class SpecView;
+class TaskEditor;
+
 class TaskDetailView : public QWidget {
     Q_OBJECT
 public:
     explicit TaskDetailView(QWidget* parent = nullptr);
-    void setTask(const Task& task);
+    void setTask(const Task& task, const QList<AuditEntry>& history);
     void clear();
+    TaskEditor* editor() const { return m_editor; }
+
+Q_SIGNALS:
+    void shownChanged(const QString& taskId, km::PresentationSet shown);
 
 private:
+    void emitShown();
+    void renderTab(int index);
+    void renderMetadata();  // tabs render when first shown for a task: switching tasks stays fast
+
     QLabel* m_header;
+    QCheckBox* m_shown[3];
     QTabWidget* m_tabs;
     QTextBrowser* m_description;
     QsciScintilla* m_reference;
-    QTextBrowser* m_spec;
+    SpecView* m_spec;
     QTextBrowser* m_metadata;
+    QTableWidget* m_history;
+    TaskEditor* m_editor;
+    QString m_taskId;
+    Task m_task;
+    QList<AuditEntry> m_historyEntries;
+    QSet<int> m_renderedTabs;
+    bool m_loading = false;
 };
 
 }  // namespace km::ui

@@ -1,0 +1,116 @@
+#pragma once
+// One reviewer's keyboard review: the queue (the caller's filter order), the current task, the draft decision
+// (decision, reason, comment) and this session's decisions, written through TaskStore::review. GUI thread; no widgets.
+
+#include "model/Review.h"
+#include "store/TaskQuery.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QStringList>
+#include <optional>
+
+namespace km {
+class TaskStore;
+}
+
+namespace km::ui {
+
+struct SessionDecision {
+    ReviewRecord record;
+    bool undone = false;
+};
+
+// "accepted", "needs changes": a status as the panel writes it.
+QString statusText(ReviewStatus s);
+
+struct ReviewProgress {
+    int reviewed = 0;  // queue tasks with a decision of this session (not undone)
+    int total = 0;     // reviewed + queue tasks still needing review
+};
+
+// Semantics:
+// - The draft belongs to the current task: a reason code, a comment, and (for save()) a chosen decision. Moving to
+//   another task clears it.
+// - decide(s) records s with the draft reason and comment, clears the draft and moves on. save() does the same with
+//   the chosen decision (an error when none is chosen). skip() moves on without recording.
+// - "Moves on": to the next task after the current one, in queue order and wrapping around, that needs review
+//   (draft, in review, needs changes) and has no decision of this session. Skipped tasks come after all the others.
+//   When none is left, there is no current task.
+// - undo() writes a new review back to the status before the latest decision not yet undone (reason "undo"), and
+//   makes its task current; repeated, it walks further back. Nothing is deleted: the audit log only grows.
+class ReviewSession : public QObject {
+    Q_OBJECT
+public:
+    ReviewSession(TaskStore& store, QString reviewer, QObject* parent = nullptr);
+
+    const QString& reviewer() const { return m_reviewer; }
+    static bool needsReview(ReviewStatus s);
+
+    // Reads the statuses of these tasks (ids the store lacks are dropped). The current task stays when it is in the
+    // queue; otherwise the first task needing review becomes current.
+    bool setQueue(const QStringList& ids);
+    // The same from rows the caller already holds (the task list's snapshot): no store read.
+    void setQueue(const QList<TaskSummary>& rows);
+    const QStringList& queue() const { return m_queue; }
+    std::optional<ReviewStatus> statusOf(const QString& id) const;  // as last read or written by this session
+    QString titleOf(const QString& id) const;
+
+    const QString& currentTaskId() const { return m_current; }
+    // Makes a task current (selected in the task list, or a past decision revisited); deciding again records a
+    // new review. False, with error(), when the store has no such task.
+    bool setCurrentTask(const QString& id);
+    bool revisit(const QString& id) { return setCurrentTask(id); }
+
+    const QString& reason() const { return m_reason; }
+    const QString& comment() const { return m_comment; }
+    std::optional<ReviewStatus> chosenDecision() const { return m_chosen; }
+    void setReason(const QString& code);  // empty: none
+    void setComment(const QString& text);
+    void chooseDecision(std::optional<ReviewStatus> decision);
+
+    bool decide(ReviewStatus to);
+    bool save();
+    void skip();
+    bool undo();
+    bool next();
+
+    ReviewProgress progress() const;
+    const QList<SessionDecision>& decisions() const { return m_decisions; }  // oldest first
+
+Q_SIGNALS:
+    void currentTaskChanged(const QString& id);  // empty: nothing left to review in the queue
+    void draftChanged();
+    void decisionRecorded(const km::ReviewRecord& record);  // every review this session writes, undo included
+    void historyChanged();                                  // decisions() or progress() changed
+    void error(const QString& message);
+
+private:
+    struct Info {
+        ReviewStatus status = ReviewStatus::Draft;
+        QString title;
+    };
+    void rebuildQueue(const QStringList& ids, const QSet<QString>& known);
+    std::optional<QSet<QString>> loadInfo(const QStringList& ids);  // the ids found; nullopt (and error()) on failure
+    bool pending(const QString& id) const;
+    QString findNext(const QString& from) const;
+    bool clearDraft();                  // true when something was cleared
+    void moveTo(const QString& id);     // sets current, clears the draft, emits
+    bool fail(const QString& message);  // emits error(), returns false
+
+    TaskStore& m_store;
+    QString m_reviewer;
+    QStringList m_queue;
+    QHash<QString, int> m_position;
+    QHash<QString, Info> m_info;
+    QSet<QString> m_skipped;
+    QHash<QString, int> m_liveDecisions;  // task id -> decisions of this session not undone
+    QList<SessionDecision> m_decisions;
+    QString m_current;
+    QString m_reason;
+    QString m_comment;
+    std::optional<ReviewStatus> m_chosen;
+};
+
+}  // namespace km::ui
