@@ -298,8 +298,13 @@ private Q_SLOTS:
 
         const QString shots = qEnvironmentVariable("KMOSAIC_SCREENSHOT_DIR");
         if (!shots.isEmpty()) {
-            w.resize(1400, 850);
+            w.resize(1500, 900);
+            w.selectTask("l2-gemm-residual-layernorm");
             QVERIFY(w.grab().save(shots + "/main-window.png"));
+            auto* tabs = w.findChild<QTabWidget*>("taskTabs");
+            tabs->setCurrentWidget(w.findChild<QWidget*>("taskEditor"));
+            QVERIFY(w.grab().save(shots + "/task-editor.png"));
+            tabs->setCurrentIndex(0);
         }
     }
 };
