@@ -27,6 +27,10 @@ bool isTextInput(const QWidget* w)
         return !e->isReadOnly();
     if (const auto* c = qobject_cast<const QComboBox*>(w))
         return c->isEditable();
+    // Editors the review cannot know by type (QScintilla) declare themselves with this property.
+    for (const QWidget* p = w; p; p = p->parentWidget())
+        if (p->property("kmosaicTextInput").toBool())
+            return true;
     return qobject_cast<const QKeySequenceEdit*>(w) != nullptr;
 }
 

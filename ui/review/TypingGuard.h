@@ -11,7 +11,8 @@ class QWidget;
 
 namespace km::ui {
 
-// An editable line edit, text edit, plain-text edit, spin box, editable combo box or key-sequence edit.
+// An editable line edit, text edit, plain-text edit, spin box, editable combo box or key-sequence edit, or a widget
+// (or child of one) with the property kmosaicTextInput set to true (editable QScintilla editors).
 bool isTextInput(const QWidget* w);
 
 class TypingGuard : public QObject {

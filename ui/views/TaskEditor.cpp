@@ -31,6 +31,7 @@ QsciScintilla* codeEditor(QWidget* parent, const QString& name, QsciLexer* lexer
     e->setMarginType(0, QsciScintilla::NumberMargin);
     e->setMarginWidth(0, QStringLiteral("0000"));
     e->setUtf8(true);
+    e->setProperty("kmosaicTextInput", true);  // review keys stay out of it while the user types
     return e;
 }
 }  // namespace
