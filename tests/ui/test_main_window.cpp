@@ -4,26 +4,26 @@
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
 
-#include "models/FacetFilter.h"
 #include "curate/TaskToml.h"
+#include "models/FacetFilter.h"
 #include "views/FilterPanel.h"
 #include "views/Qsci.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
 #include <QDialog>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QApplication>
-#include <QCheckBox>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTableView>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QtTest>
@@ -136,6 +136,27 @@ private Q_SLOTS:
         QCOMPARE(table->model()->rowCount(), int(m_store->matchingIds(onlyText)->size()));
     }
 
+    void referenceIsSearchable()
+    {
+        ui::MainWindow w(*m_store, *m_settings);
+        w.show();
+        w.selectTask("softmax-rows");
+        auto* tabs = w.findChild<QTabWidget*>("taskTabs");
+        auto* reference = w.findChild<QsciScintilla*>("referenceEditor");
+        auto* find = w.findChild<QLineEdit*>("referenceFind");
+        tabs->setCurrentWidget(reference->parentWidget());
+        QVERIFY(reference->isReadOnly());
+        QCOMPARE(reference->text(), m_store->task("softmax-rows").value()->reference);
+        QTest::keyClicks(find, "get_inputs");
+        QCOMPARE(reference->selectedText(), QString("get_inputs"));
+        int line = -1, index = -1;
+        reference->getCursorPosition(&line, &index);
+        QVERIFY(reference->text(line).startsWith("def get_inputs"));
+        find->clear();
+        QTest::keyClicks(find, "no such text anywhere");
+        QVERIFY(find->styleSheet().contains("background"));
+    }
+
     void layoutSurvivesRestart()
     {
         const QString ini = m_dir.filePath("layout.ini");
@@ -240,8 +261,9 @@ private Q_SLOTS:
         description->setPlainText("throw this away");
         answer(QMessageBox::Discard);
         w.selectTask("layernorm");
-        QTRY_COMPARE(w.findChild<QTableView*>("taskTable")->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(),
-                     QString("layernorm"));
+        QTRY_COMPARE(
+            w.findChild<QTableView*>("taskTable")->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(),
+            QString("layernorm"));
         QCOMPARE(m_store->task("softmax-rows").value()->description, after.description);
 
         // What the model is shown is toggled in place and stored with an audit entry.

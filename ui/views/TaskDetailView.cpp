@@ -10,6 +10,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QShortcut>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -40,6 +42,7 @@ TaskDetailView::TaskDetailView(QWidget* parent)
     , m_tabs(new QTabWidget(this))
     , m_description(new QTextBrowser(this))
     , m_reference(new QsciScintilla(this))
+    , m_find(new QLineEdit(this))
     , m_spec(new SpecView(this))
     , m_metadata(new QTextBrowser(this))
     , m_history(new QTableWidget(0, 5, this))
@@ -77,7 +80,23 @@ TaskDetailView::TaskDetailView(QWidget* parent)
 
     m_spec->setObjectName(QStringLiteral("specView"));
     m_tabs->addTab(m_description, tr("Description"));
-    m_tabs->addTab(m_reference, tr("Reference"));
+    auto* referencePage = new QWidget(this);
+    auto* referenceLayout = new QVBoxLayout(referencePage);
+    referenceLayout->setContentsMargins(0, 0, 0, 0);
+    m_find->setObjectName(QStringLiteral("referenceFind"));
+    m_find->setPlaceholderText(tr("Find in the reference (Ctrl+F; Enter: next)"));
+    m_find->setClearButtonEnabled(true);
+    referenceLayout->addWidget(m_find);
+    referenceLayout->addWidget(m_reference, 1);
+    connect(m_find, &QLineEdit::textEdited, this, [this] { findInReference(false); });
+    connect(m_find, &QLineEdit::returnPressed, this, [this] { findInReference(true); });
+    auto* findShortcut =
+        new QShortcut(QKeySequence::Find, referencePage, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(findShortcut, &QShortcut::activated, m_find, [this] {
+        m_find->setFocus();
+        m_find->selectAll();
+    });
+    m_tabs->addTab(referencePage, tr("Reference"));
     m_tabs->addTab(m_spec, tr("Specification"));
     m_tabs->addTab(m_metadata, tr("Metadata"));
     m_tabs->addTab(m_history, tr("History"));
@@ -142,7 +161,7 @@ void TaskDetailView::renderTab(int index)
     QWidget* tab = m_tabs->widget(index);
     if (tab == m_description) {
         setMarkdown(m_description, t.description.isEmpty() ? tr("*No description.*") : t.description);
-    } else if (tab == m_reference) {
+    } else if (tab == m_reference->parentWidget()) {
         m_reference->setText(t.reference);
     } else if (tab == m_spec) {
         m_spec->setSpec(t.spec);
@@ -187,6 +206,19 @@ void TaskDetailView::renderMetadata()
         row(tr("Config %1").arg(c.name), QString::fromUtf8(json::write(c.values)));
     row(tr("Forbidden ops"), t.forbiddenOps.join(QStringLiteral(", ")));
     m_metadata->setHtml(meta + QStringLiteral("</table>"));
+}
+
+void TaskDetailView::findInReference(bool next)
+{
+    const QString text = m_find->text();
+    bool found = false;
+    if (!text.isEmpty()) {
+        // From the top as the user types; from the last match on Enter; wrapping at the end.
+        if (!next)
+            m_reference->setCursorPosition(0, 0);
+        found = m_reference->findFirst(text, false, false, false, true, true);
+    }
+    m_find->setStyleSheet(text.isEmpty() || found ? QString() : QStringLiteral("background: #fdd"));
 }
 
 void TaskDetailView::emitShown()

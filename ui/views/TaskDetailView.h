@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QLineEdit;
 class QLabel;
 class QTabWidget;
 class QTableWidget;
@@ -34,13 +35,15 @@ Q_SIGNALS:
 private:
     void emitShown();
     void renderTab(int index);
-    void renderMetadata();  // tabs render when first shown for a task: switching tasks stays fast
+    void renderMetadata();
+    void findInReference(bool next);  // tabs render when first shown for a task: switching tasks stays fast
 
     QLabel* m_header;
     QCheckBox* m_shown[3];
     QTabWidget* m_tabs;
     QTextBrowser* m_description;
     QsciScintilla* m_reference;
+    QLineEdit* m_find;  // search in the reference program (Ctrl+F)
     SpecView* m_spec;
     QTextBrowser* m_metadata;
     QTableWidget* m_history;
