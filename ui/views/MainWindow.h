@@ -68,6 +68,8 @@ private:
     FilterPanel* m_filters;
     QLineEdit* m_search;
     QTimer* m_searchDebounce;
+    bool m_queueUpdatePending = false;
+    void scheduleQueueUpdate();
     ReviewSession* m_review;
     ReviewPanel* m_reviewPanel;
     QString m_shownTaskId;  // the task in the detail view
