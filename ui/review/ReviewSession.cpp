@@ -49,8 +49,19 @@ bool ReviewSession::setQueue(const QStringList& ids)
     auto found = loadInfo(ids);
     if (!found)
         return false;
-    rebuildQueue(ids, *found);
+    rebuildQueue(ids, [&found](const QString& id) { return found->contains(id); });
     return true;
+}
+
+void ReviewSession::updateInfo(const QList<TaskSummary>& rows)
+{
+    for (const TaskSummary& r : rows)
+        m_info.insert(r.id, Info{r.status, r.title});
+}
+
+void ReviewSession::setOrder(const QStringList& ids)
+{
+    rebuildQueue(ids, [this](const QString& id) { return m_info.contains(id); });
 }
 
 void ReviewSession::setQueue(const QList<TaskSummary>& rows)
@@ -61,15 +72,17 @@ void ReviewSession::setQueue(const QList<TaskSummary>& rows)
         m_info.insert(r.id, Info{r.status, r.title});
         ids.append(r.id);
     }
-    rebuildQueue(ids, QSet<QString>(ids.cbegin(), ids.cend()));
+    rebuildQueue(ids, [](const QString&) { return true; });
 }
 
-void ReviewSession::rebuildQueue(const QStringList& ids, const QSet<QString>& known)
+void ReviewSession::rebuildQueue(const QStringList& ids, const std::function<bool(const QString&)>& known)
 {
     m_queue.clear();
     m_position.clear();
+    m_queue.reserve(ids.size());
+    m_position.reserve(ids.size());
     for (const QString& id : ids) {
-        if (known.contains(id) && !m_position.contains(id)) {
+        if (known(id) && !m_position.contains(id)) {
             m_position.insert(id, int(m_queue.size()));
             m_queue.append(id);
         }

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QSet>
 #include <QStringList>
+#include <functional>
 #include <optional>
 
 namespace km {
@@ -52,6 +53,10 @@ public:
     // queue; otherwise the first task needing review becomes current.
     bool setQueue(const QStringList& ids);
     // The same from rows the caller already holds (the task list's snapshot): no store read.
+    // For a list that already gave the session its rows: statuses and titles once per reload (updateInfo), then
+    // only the order on each filter or sort change (setOrder, no copies of the rows; unknown ids are dropped).
+    void updateInfo(const QList<TaskSummary>& rows);
+    void setOrder(const QStringList& ids);
     void setQueue(const QList<TaskSummary>& rows);
     const QStringList& queue() const { return m_queue; }
     std::optional<ReviewStatus> statusOf(const QString& id) const;  // as last read or written by this session
@@ -91,7 +96,7 @@ private:
         ReviewStatus status = ReviewStatus::Draft;
         QString title;
     };
-    void rebuildQueue(const QStringList& ids, const QSet<QString>& known);
+    void rebuildQueue(const QStringList& ids, const std::function<bool(const QString&)>& known);
     std::optional<QSet<QString>> loadInfo(const QStringList& ids);  // the ids found; nullopt (and error()) on failure
     bool pending(const QString& id) const;
     QString findNext(const QString& from) const;

@@ -233,19 +233,9 @@ void MainWindow::scheduleQueueUpdate()
         this,
         [this] {
             m_queueUpdatePending = false;
-            m_review->setQueue(visibleSummaries());
+            m_review->setOrder(visibleTaskIds());
         },
         Qt::QueuedConnection);
-}
-
-QList<TaskSummary> MainWindow::visibleSummaries() const
-{
-    QList<TaskSummary> rows;
-    rows.reserve(m_proxy->rowCount());
-    for (int r = 0; r < m_proxy->rowCount(); ++r)
-        if (const TaskSummary* s = m_model->summaryAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row()))
-            rows.append(*s);
-    return rows;
 }
 
 void MainWindow::saveLayout()
@@ -325,6 +315,7 @@ void MainWindow::reload()
         return;
     }
     m_model->setSnapshot(rows.value());
+    m_review->updateInfo(m_model->rows());
     applySearch();
     if (!m_detail->editor()->isDirty())
         showTask(m_shownTaskId);  // the shown task may have changed in the store

@@ -34,7 +34,6 @@ public:
     void reload();                       // rereads every summary from the store
     void saveLayout();                   // also done on close
     QStringList visibleTaskIds() const;  // the current filter's rows, in display order
-    QList<TaskSummary> visibleSummaries() const;
     void selectTask(const QString& id);
     void setSearchText(const QString& text);  // applies at once (typing in the box waits for a pause)
     FilterPanel* filterPanel() const { return m_filters; }

@@ -54,6 +54,22 @@ private Q_SLOTS:
         QCOMPARE(s.progress().total, 5);
     }
 
+    void orderFromAListThatAlreadyHasTheRows()
+    {
+        ReviewSession s(*m_store, "anna");
+        TaskFilter only;
+        only.ids = m_q;
+        s.updateInfo(m_store->summaries(only).value());
+        QStringList reversed(m_q.crbegin(), m_q.crend());
+        s.setOrder(reversed + QStringList{"never-given"});
+        QCOMPARE(s.queue(), reversed);  // the new order; ids the session has no row for are dropped
+        QCOMPARE(s.currentTaskId(), reversed.first());
+        QCOMPARE(s.progress().total, int(m_q.size()));
+        s.setOrder(m_q.mid(0, 2));  // a narrower filter
+        QCOMPARE(s.queue(), m_q.mid(0, 2));
+        QVERIFY(m_q.mid(0, 2).contains(s.currentTaskId()));
+    }
+
     void decideStoresReviewerReasonAndCommentInReviewsAndAudit()
     {
         ReviewSession s(*m_store, "anna");
