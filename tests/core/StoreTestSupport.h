@@ -139,6 +139,24 @@ inline QList<Task> filterTasks()
     };
 }
 
+// Fresh store files in one temporary folder, for test classes to inherit beside QObject.
+class StoreFiles {
+protected:
+    QTemporaryDir m_dir;
+    int m_files = 0;
+
+    QString newPath() { return m_dir.filePath(QStringLiteral("store-%1.sqlite").arg(++m_files)); }
+    static std::unique_ptr<TaskStore> openStore(const QString& path)
+    {
+        auto s = TaskStore::open(path);
+        if (!s) {
+            qWarning() << "open failed:" << s.error().message;
+            return nullptr;
+        }
+        return std::move(s).value();
+    }
+};
+
 }  // namespace km::storetest
 
 using namespace km::storetest;

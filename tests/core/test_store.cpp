@@ -1,26 +1,11 @@
 // The SQLite task store: schema and migrations, and refusal of files it must not touch.
 #include "StoreTestSupport.h"
 
-class TestStore : public QObject {
+class TestStore : public QObject, public StoreFiles {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    int m_files = 0;
     std::unique_ptr<TaskStore> m_filterStore;
 
-    QString newPath() { return m_dir.filePath(QStringLiteral("store-%1.sqlite").arg(++m_files)); }
-
-    std::unique_ptr<TaskStore> openStore(const QString& path)
-    {
-        auto s = TaskStore::open(path);
-        if (!s) {
-            qWarning() << "open failed:" << s.error().message;
-            return nullptr;
-        }
-        return std::move(s).value();
-    }
-
-private Q_SLOTS:
 private Q_SLOTS:
     void initTestCase()
     {
