@@ -6,6 +6,8 @@
 
 #include "curate/TaskToml.h"
 #include "models/FacetFilter.h"
+#include "review/ReviewPanel.h"
+#include "review/ReviewSession.h"
 #include "views/FilterPanel.h"
 #include "views/Qsci.h"
 
@@ -134,6 +136,37 @@ private Q_SLOTS:
         TaskFilter onlyText;
         onlyText.text = "layernorm";
         QCOMPARE(table->model()->rowCount(), int(m_store->matchingIds(onlyText)->size()));
+    }
+
+    void reviewFollowsTheFilteredList()
+    {
+        ui::MainWindow w(*m_store, *m_settings);
+        w.show();
+        check(w.findChild<QListWidget*>("levelFilter"), "Level 3");
+        auto* table = w.findChild<QTableView*>("taskTable");
+        const QStringList visible = w.visibleTaskIds();
+        QVERIFY(visible.size() >= 3);
+        QStringList pending;  // the level-3 tasks that still need review, in list order
+        for (const QString& id : visible)
+            if (ui::ReviewSession::needsReview(m_store->task(id).value()->status))
+                pending.append(id);
+        QVERIFY(pending.size() >= 2);
+        w.selectTask(pending[0]);
+        ui::ReviewSession& review = w.findChild<ui::ReviewPanel*>()->session();
+        QTRY_COMPARE(review.queue(), visible);  // the queue is the filtered list, in its order
+        QCOMPARE(review.currentTaskId(), pending[0]);
+
+        const ReviewStatus was = m_store->task(pending[0]).value()->status;
+        QVERIFY(review.decide(ReviewStatus::Accepted));
+        QCOMPARE(toString(m_store->task(pending[0]).value()->status), toString(ReviewStatus::Accepted));
+        // The list shows the new status and moves to the next task of the filter that needs review.
+        QTRY_COMPARE(table->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(), pending[1]);
+        const QModelIndexList hits = table->model()->match(table->model()->index(0, ui::TaskTableModel::Id),
+                                                           Qt::DisplayRole, pending[0], 1, Qt::MatchExactly);
+        QCOMPARE(hits.size(), 1);
+        QCOMPARE(hits[0].siblingAtColumn(ui::TaskTableModel::Status).data().toString(), QString("accepted"));
+        QVERIFY(review.undo());
+        QCOMPARE(toString(m_store->task(pending[0]).value()->status), toString(was));
     }
 
     void referenceIsSearchable()
