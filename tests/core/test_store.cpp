@@ -4,16 +4,8 @@
 class TestStore : public QObject, public StoreFiles {
     Q_OBJECT
 
-    std::unique_ptr<TaskStore> m_filterStore;
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        m_filterStore = openStore(newPath());
-        QVERIFY(m_filterStore);
-        VERIFY_OK(m_filterStore->upsertTasks(filterTasks(), "test", "fixture"));
-    }
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     void openCreatesFileWithCurrentSchema()
     {
