@@ -144,6 +144,7 @@ private Q_SLOTS:
         w.show();
         check(w.findChild<QListWidget*>("levelFilter"), "Level 3");
         auto* table = w.findChild<QTableView*>("taskTable");
+        QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         const QStringList visible = w.visibleTaskIds();
         QVERIFY(visible.size() >= 3);
         QStringList pending;  // the level-3 tasks that still need review, in list order

@@ -26,6 +26,16 @@ void TaskTableModel::setSnapshot(QList<TaskSummary> rows)
     endResetModel();
 }
 
+bool TaskTableModel::updateRow(const TaskSummary& row)
+{
+    const int r = rowOf(row.id);
+    if (r < 0)
+        return false;
+    m_rows[r] = row;
+    Q_EMIT dataChanged(index(r, 0), index(r, ColumnCount - 1));
+    return true;
+}
+
 const TaskSummary* TaskTableModel::summaryAt(int row) const
 {
     return row >= 0 && row < m_rows.size() ? &m_rows[row] : nullptr;

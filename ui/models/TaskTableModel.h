@@ -17,6 +17,7 @@ public:
     explicit TaskTableModel(QObject* parent = nullptr);
 
     void setSnapshot(QList<TaskSummary> rows);
+    bool updateRow(const TaskSummary& row);  // replaces the row with that id; false when there is none
     const TaskSummary* summaryAt(int row) const;
     const QList<TaskSummary>& rows() const { return m_rows; }
     int rowOf(const QString& id) const { return m_rowById.value(id, -1); }

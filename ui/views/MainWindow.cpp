@@ -218,8 +218,25 @@ void MainWindow::connectReview()
         if (!id.isEmpty())
             selectTask(id);
     });
-    connect(m_review, &ReviewSession::decisionRecorded, this, &MainWindow::reload);
+    connect(m_review, &ReviewSession::decisionRecorded, this, [this](const ReviewRecord& r) { refreshTask(r.taskId); });
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &MainWindow::scheduleQueueUpdate);  // a new sort
+}
+
+void MainWindow::refreshTask(const QString& id)
+{
+    // A decision changes one task: re-read its row (about 1 ms) rather than the whole list (80 ms at 10,000 tasks).
+    TaskFilter one;
+    one.ids = {id};
+    auto rows = m_store.summaries(one);
+    if (!rows || rows->size() != 1 || !m_model->updateRow(rows->first())) {
+        reload();
+        return;
+    }
+    m_review->updateInfo(rows.value());
+    m_proxy->invalidate();  // the status may move it in or out of the filter, or in the sort
+    filtersChanged();
+    if (id == m_shownTaskId && !m_detail->editor()->isDirty())
+        showTask(id);
 }
 
 void MainWindow::scheduleQueueUpdate()

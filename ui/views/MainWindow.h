@@ -51,6 +51,7 @@ private:
     void applySearch();
     void filtersChanged();
     void connectReview();
+    void refreshTask(const QString& id);  // one row from the store, after a decision
     void showSelectedTask();
     void showTask(const QString& id);
     bool settleUnsavedEdits();  // false: the user chose to stay
