@@ -1,6 +1,7 @@
 #include "curate/TaskToml.h"
 
 #include "model/TaskVariant.h"
+#include "util/Json.h"
 
 #include <QRegularExpression>
 #include <cmath>
@@ -116,18 +117,7 @@ QString value(const QVariant& v)
     case QMetaType::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     case QMetaType::Int:
     case QMetaType::LongLong: return QString::number(v.toLongLong());
-    case QMetaType::Double: {
-        const double d = v.toDouble();
-        QString t;
-        for (int prec = 1; prec <= 17; ++prec) {
-            t = QString::number(d, 'g', prec);
-            if (t.toDouble() == d)
-                break;
-        }
-        if (!t.contains(QLatin1Char('.')) && !t.contains(QLatin1Char('e')))
-            t += QStringLiteral(".0");
-        return t;
-    }
+    case QMetaType::Double: return QString::fromLatin1(json::formatDouble(v.toDouble()));
     case QMetaType::QVariantList: {
         QStringList parts;
         for (const QVariant& e : v.toList())

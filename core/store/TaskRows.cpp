@@ -132,6 +132,13 @@ Task taskFromRow(const QSqlQuery& q)
 
 namespace {
 // FROM, JOIN and WHERE of a filtered task list (alias t); *ranked tells whether tasks_fts is joined.
+// Appends the values to the bindings and returns their placeholders ("?,?,?").
+QString bindList(const QVariantList& values, QVariantList* b)
+{
+    b->append(values);
+    return placeholders(int(values.size()));
+}
+
 QString filterSql(const TaskFilter& f, QVariantList* b, bool* ranked)
 {
     QString sql = QStringLiteral(" FROM tasks t");
@@ -143,31 +150,18 @@ QString filterSql(const TaskFilter& f, QVariantList* b, bool* ranked)
         b->append(fts);
     }
     if (!f.statuses.isEmpty()) {
-        QStringList p;
-        for (ReviewStatus s : f.statuses) {
-            p.append(QStringLiteral("?"));
-            b->append(toString(s));
-        }
-        where.append(QStringLiteral("t.status IN (%1)").arg(p.join(QLatin1Char(','))));
+        QVariantList names;
+        for (ReviewStatus st : f.statuses)
+            names.append(toString(st));
+        where.append(QStringLiteral("t.status IN (%1)").arg(bindList(names, b)));
     }
-    if (!f.levels.isEmpty()) {
-        QStringList p;
-        for (int l : f.levels) {
-            p.append(QStringLiteral("?"));
-            b->append(l);
-        }
-        where.append(QStringLiteral("t.level IN (%1)").arg(p.join(QLatin1Char(','))));
-    }
-    if (!f.categories.isEmpty()) {
-        QStringList p;
-        for (const QString& c : f.categories) {
-            p.append(QStringLiteral("?"));
-            b->append(c);
-        }
+    if (!f.levels.isEmpty())
+        where.append(
+            QStringLiteral("t.level IN (%1)").arg(bindList(QVariantList(f.levels.cbegin(), f.levels.cend()), b)));
+    if (!f.categories.isEmpty())
         where.append(QStringLiteral("EXISTS (SELECT 1 FROM task_categories c WHERE c.task_id = t.id AND "
                                     "c.category IN (%1))")
-                         .arg(p.join(QLatin1Char(','))));
-    }
+                         .arg(bindList(stringsVariant(f.categories), b)));
     if (!f.presentations.isEmpty()) {
         PresentationSet wanted;
         for (Presentation p : f.presentations)
@@ -176,14 +170,8 @@ QString filterSql(const TaskFilter& f, QVariantList* b, bool* ranked)
         where.append(QStringLiteral("(t.shown & ?) = ?"));
         *b << bits << bits;
     }
-    if (!f.ids.isEmpty()) {
-        QStringList p;
-        for (const QString& id : f.ids) {
-            p.append(QStringLiteral("?"));
-            b->append(id);
-        }
-        where.append(QStringLiteral("t.id IN (%1)").arg(p.join(QLatin1Char(','))));
-    }
+    if (!f.ids.isEmpty())
+        where.append(QStringLiteral("t.id IN (%1)").arg(bindList(stringsVariant(f.ids), b)));
     if (!where.isEmpty())
         sql += QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
     *ranked = !fts.isEmpty();

@@ -305,21 +305,7 @@ void writeValue(QByteArray& out, const QVariant& v)
     case QMetaType::LongLong:
     case QMetaType::UInt: out.append(QByteArray::number(v.toLongLong())); return;
     case QMetaType::Double:
-    case QMetaType::Float: {
-        QByteArray d = QByteArray::number(v.toDouble(), 'g', 17);
-        // Shortest text that reads back to the same double.
-        for (int prec = 1; prec <= 17; ++prec) {
-            const QByteArray t = QByteArray::number(v.toDouble(), 'g', prec);
-            if (t.toDouble() == v.toDouble()) {
-                d = t;
-                break;
-            }
-        }
-        if (!d.contains('.') && !d.contains('e') && !d.contains("inf") && !d.contains("nan"))
-            d.append(".0");
-        out.append(d);
-        return;
-    }
+    case QMetaType::Float: out.append(formatDouble(v.toDouble())); return;
     case QMetaType::QVariantList: {
         out.append('[');
         bool first = true;
@@ -357,6 +343,21 @@ void writeValue(QByteArray& out, const QVariant& v)
 std::optional<QVariant> parse(const QByteArray& text, ParseError* error)
 {
     return Reader(text).document(error);
+}
+
+QByteArray formatDouble(double value)
+{
+    QByteArray d = QByteArray::number(value, 'g', 17);
+    for (int prec = 1; prec < 17; ++prec) {
+        const QByteArray t = QByteArray::number(value, 'g', prec);
+        if (t.toDouble() == value) {
+            d = t;
+            break;
+        }
+    }
+    if (!d.contains('.') && !d.contains('e') && !d.contains("inf") && !d.contains("nan"))
+        d.append(".0");
+    return d;
 }
 
 QByteArray write(const QVariant& value)

@@ -22,4 +22,8 @@ std::optional<QVariant> parse(const QByteArray& text, ParseError* error);
 // Compact JSON. Doubles always carry a '.' or an exponent; QVariantMap keys come out sorted.
 QByteArray write(const QVariant& value);
 
+// The shortest text that reads back to the same double, always with a '.' or an exponent ("16.0", "1e-05"), so
+// that JSON and TOML readers see a float.
+QByteArray formatDouble(double d);
+
 }  // namespace km::json
