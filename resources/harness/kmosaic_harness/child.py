@@ -1,0 +1,60 @@
+"""What every forked child does around its work: redirect its output, isolate itself, report, never return."""
+import json
+import os
+import sys
+import traceback
+
+from . import sandbox
+from .programs import ProgramError
+
+
+class Phase:
+    """Writes the current phase to a file the worker reads after a timeout or a crash."""
+
+    def __init__(self, scratch):
+        self._path = os.path.join(scratch, "phase")
+
+    def __call__(self, name):
+        with open(self._path, "w") as f:
+            f.write(name)
+
+
+def run(scratch, writable, limits, use_as_limit, body):
+    """In the child after fork: never returns. `body(report, phase)` returns the result dict."""
+    code = 0
+    try:
+        log = os.open(os.path.join(scratch, "log.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        sys.stdout = os.fdopen(1, "w", buffering=1)
+        sys.stderr = sys.stdout
+        os.environ.update({
+            "TMPDIR": scratch, "HOME": scratch, "CUDA_CACHE_PATH": os.path.join(scratch, ".nv"),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        })
+        report = sandbox.enter(scratch, writable, limits, use_as_limit)
+        result = body(report, Phase(scratch))
+        result["isolation"] = report
+    except ProgramError as e:
+        result = {"error": {"kind": e.kind, "message": str(e), "line": e.line,
+                            "traceback": e.traceback or traceback.format_exc(limit=-8)}}
+    except MemoryError:
+        result = {"error": {"kind": "memory", "message": "the process ran out of memory (limit reached)",
+                            "traceback": traceback.format_exc(limit=-8)}}
+    except BaseException as e:  # noqa: BLE001 - everything a program raises is a verdict, not a worker crash
+        result = {"error": {"kind": "exception", "message": f"{type(e).__name__}: {e}"[:4000],
+                            "traceback": traceback.format_exc(limit=-12)[-8000:]}}
+    try:
+        tmp = os.path.join(scratch, "result.json.tmp")
+        with open(tmp, "w") as f:
+            json.dump(result, f, default=str)
+        os.replace(tmp, os.path.join(scratch, "result.json"))
+    except BaseException:  # noqa: BLE001
+        code = 3
+    try:
+        sys.stdout.flush()
+    except BaseException:  # noqa: BLE001
+        pass
+    os._exit(code)

@@ -1,0 +1,57 @@
+"""The reference child: runs the task's reference program on every (configuration, seed), times it, and writes
+its outputs for the worker. It never sees solution code."""
+import os
+
+import torch
+
+from . import programs, tensorio, timing
+from .trusted import Trusted
+
+
+def body(plan, scratch):
+    def work(report, phase):
+        T = Trusted()
+        device = plan["device"]
+        torch.set_num_threads(plan.get("threads", torch.get_num_threads()))
+        phase("load")
+        ref = programs.load_module("kmosaic_reference", plan["reference"], "reference.py")
+        result = {"configs": [], "randomised": []}
+        if device == "cuda":
+            phase("launch floor")
+            result["launch_floor_ms"] = timing.launch_floor_ms(T, torch)
+            props = torch.cuda.get_device_properties(0)
+            result["gpu"] = {"name": props.name, "capability": f"{props.major}.{props.minor}",
+                             "memory_gb": round(props.total_memory / 2**30, 1), "sms": props.multi_processor_count,
+                             "l2_bytes": getattr(props, "L2_cache_size", 0)}
+        with torch.no_grad():
+            for ci, cfg in enumerate(plan["configs"]):
+                programs.apply_config(ref, cfg["values"])
+                model, changed = programs.build_reference(ref, plan["init_seed"], device)
+                result["randomised"] = changed
+                metas = None
+                for si, seed in enumerate(plan["seeds"]):
+                    phase(f"run {cfg['name']} seed {seed}")
+                    outs = programs.flatten_outputs(model(*programs.make_inputs(ref, seed, device)))
+                    for o in outs:
+                        if type(o) is not torch.Tensor:
+                            raise programs.ProgramError("contract", f"the reference returns {type(o).__name__}, "
+                                                        "not tensors")
+                    tensorio.write(os.path.join(scratch, f"ref_{ci}_{si}.bin"), outs)
+                    metas = [tensorio.describe(o) for o in outs]
+                result["configs"].append({"name": cfg["name"], "outputs": metas})
+            t = plan["timing"]
+            ci = t["config_index"]
+            programs.apply_config(ref, plan["configs"][ci]["values"])
+            model, _ = programs.build_reference(ref, plan["init_seed"], device)
+            inputs = programs.make_inputs(ref, t["seed"], device)
+            flush = None
+            if device == "cuda":
+                l2 = result["gpu"]["l2_bytes"] or (50 << 20)
+                flush = torch.empty(int(2 * l2) // 4, dtype=torch.float32, device="cuda")
+            phase("timing")
+            ev, wall, kept = timing.run(T, lambda: model(*inputs), device, t["runs"], t["warmup"], flush, keep=(-1,))
+            tensorio.write(os.path.join(scratch, "ref_timed.bin"), programs.flatten_outputs(list(kept.values())[0]))
+            result["timing"] = {"event_ms": ev, "wall_ms": wall}
+        return result
+
+    return work

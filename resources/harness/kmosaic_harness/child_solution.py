@@ -1,0 +1,193 @@
+"""The solution child: builds and runs the untrusted solution on the same inputs the reference saw, probes it, times
+it, and writes its outputs for the worker to judge. Everything in here may have been tampered with by the time
+the solution returns, which is why the verdict on correctness is made by the worker, not here."""
+import glob
+import os
+import re
+
+import torch
+
+from . import probes, programs, tensorio, timing
+from .programs import ProgramError
+from .trusted import Trusted
+
+KERNEL_RE = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:static\s+)?(?:void\s+)?"
+                       r"(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(")
+
+
+def own_kernel_names(source):
+    return sorted(set(m.group(1) for m in KERNEL_RE.finditer(source)) - {"void"})
+
+
+def _build_sources(cache_dir, limit=400_000):
+    """The files load_inline generated (main.cpp, cuda.cu), for mapping compiler messages back to the .py."""
+    out = {}
+    total = 0
+    for path in sorted(glob.glob(os.path.join(cache_dir, "**", "*.c*"), recursive=True)):
+        if path.endswith((".cpp", ".cu", ".cc")):
+            try:
+                with open(path, errors="replace") as f:
+                    text = f.read(limit - total)
+            except OSError:
+                continue
+            total += len(text)
+            out[os.path.relpath(path, cache_dir)] = text
+            if total >= limit:
+                break
+    return out
+
+
+def _load_solution(plan, T, phase):
+    phase("build")
+    cache = plan["build_dir"]
+    cached = bool(glob.glob(os.path.join(cache, "**", "*.so"), recursive=True))
+    t0 = T.perf_counter()
+    try:
+        sol = programs.load_module("kmosaic_solution", plan["solution"], plan["solution_path"])
+    except ProgramError:
+        raise
+    except Exception as e:  # noqa: BLE001
+        text = str(e)
+        build = {"ok": False, "seconds": T.perf_counter() - t0, "cached": cached}
+        if "Error building extension" in text or "error:" in text and "ninja" in text.lower():
+            build["log"] = text[-60000:]
+            build["generated"] = _build_sources(cache)
+            raise BuildFailed(build)
+        raise ProgramError("import", f"importing the solution failed: {type(e).__name__}: {e}"[:4000],
+                           tb=_tb())
+    return sol, {"ok": True, "seconds": T.perf_counter() - t0, "cached": cached}
+
+
+def _tb():
+    import traceback
+    return traceback.format_exc(limit=-10)[-8000:]
+
+
+class BuildFailed(Exception):
+    def __init__(self, build):
+        super().__init__("build failed")
+        self.build = build
+
+
+def _sync(T, device):
+    if device == "cuda":
+        T.synchronize()
+
+
+def body(plan, scratch):
+    def work(report, phase):
+        T = Trusted()
+        device = plan["device"]
+        torch.set_num_threads(plan.get("threads", torch.get_num_threads()))
+        ref = programs.load_module("kmosaic_reference", plan["reference"], "reference.py")
+        result = {"findings": [], "trials": [], "own_kernels": own_kernel_names(plan["solution"])}
+        try:
+            sol, result["build"] = _load_solution(plan, T, phase)
+        except BuildFailed as b:
+            result["build"] = b.build
+            result["error"] = {"kind": "build", "message": "the extension did not build"}
+            return result
+        find = probes.Findings(result["findings"])
+        calls = 0
+        os_threads_seen = None
+        with torch.no_grad():
+            for ci, cfg in enumerate(plan["configs"]):
+                programs.apply_config(ref, cfg["values"])
+                ref_model, _ = programs.build_reference(ref, plan["init_seed"], device)
+                phase(f"construct {cfg['name']}")
+                model, result["weights"] = programs.build_solution(sol, ref, ref_model, plan["init_seed"], device)
+                expected = plan["expected"][ci]
+                for si, seed in enumerate(plan["seeds"]):
+                    phase(f"run {cfg['name']} seed {seed}")
+                    inputs = programs.make_inputs(ref, seed, device)
+                    originals = programs.clone_inputs(inputs)
+                    reruns = [False, True] if si == 0 else [False]
+                    for rerun in reruns:
+                        run_inputs = programs.clone_inputs(originals) if rerun else inputs
+                        probes.poison_allocator(device, expected)
+                        py0, os0 = T.active_count(), T.os_threads()
+                        try:
+                            out = model(*run_inputs)
+                            _sync(T, device)
+                        except Exception as e:  # noqa: BLE001
+                            raise ProgramError("exception", f"forward failed on configuration '{cfg['name']}' "
+                                               f"(seed {seed}): {type(e).__name__}: {e}"[:4000], tb=_tb())
+                        calls += 1
+                        py1, os1 = T.active_count(), T.os_threads()
+                        if py1 > py0:
+                            find.add("runtime.threads", f"{py1 - py0} Python thread(s) still alive after forward "
+                                     f"returned (configuration '{cfg['name']}')")
+                        if calls > 1 and os1 > os0 and (os_threads_seen is None or os1 > os_threads_seen):
+                            find.add("runtime.threads", f"{os1 - os0} native thread(s) started by forward were "
+                                     f"still alive after it returned (configuration '{cfg['name']}')")
+                        os_threads_seen = max(os_threads_seen or 0, os1)
+                        outs = programs.flatten_outputs(out)
+                        problem = probes.check_output_types(T, outs, device)
+                        if problem:
+                            find.add("runtime.output_type", problem)
+                            outs = [o.as_subclass(torch.Tensor) if isinstance(o, torch.Tensor) else o for o in outs]
+                        mismatch = probes.shape_mismatch(outs, expected)
+                        name = f"sol_{ci}_{si}{'_rerun' if rerun else ''}.bin"
+                        if mismatch:
+                            result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
+                                                     "shape_error": mismatch})
+                        else:
+                            tensorio.write(os.path.join(scratch, name), outs)
+                            result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
+                                                     "file": name})
+                        changed = probes.changed_inputs(run_inputs, originals)
+                        if changed:
+                            find.add("runtime.inputs_mutated", f"forward modified input(s) {changed} "
+                                     f"(configuration '{cfg['name']}')")
+                    if any("shape_error" in t for t in result["trials"]):
+                        break
+                if any("shape_error" in t for t in result["trials"]):
+                    break
+            if not any("shape_error" in t for t in result["trials"]):
+                phase("reference after the solution")
+                programs.apply_config(ref, plan["configs"][0]["values"])
+                ref_model, _ = programs.build_reference(ref, plan["init_seed"], device)
+                again = programs.flatten_outputs(ref_model(*programs.make_inputs(ref, plan["seeds"][0], device)))
+                tensorio.write(os.path.join(scratch, "sol_refagain.bin"),
+                               [o.as_subclass(torch.Tensor) for o in again if isinstance(o, torch.Tensor)])
+                result["timing"] = _time(plan, T, ref, sol, scratch, phase, find)
+                if device == "cuda" and plan.get("profile", True):
+                    phase("profile")
+                    result["profile"] = probes.profile(plan, ref, sol, result["own_kernels"])
+        replaced = T.replaced()
+        if replaced:
+            find.add("runtime.identity", "the solution replaced function(s) the harness relies on: "
+                     + ", ".join(replaced))
+        return result
+
+    return work
+
+
+def _time(plan, T, ref, sol, scratch, phase, find):
+    t = plan["timing"]
+    device = plan["device"]
+    ci = t["config_index"]
+    programs.apply_config(ref, plan["configs"][ci]["values"])
+    ref_model, _ = programs.build_reference(ref, plan["init_seed"], device)
+    model, _ = programs.build_solution(sol, ref, ref_model, plan["init_seed"], device)
+    del ref_model
+    inputs = programs.make_inputs(ref, t["seed"], device)
+    flush = None
+    if device == "cuda":
+        flush = torch.empty(int(2 * (t.get("l2_bytes") or (50 << 20))) // 4, dtype=torch.float32, device="cuda")
+        stream_before = torch.cuda.current_stream().cuda_stream
+    phase("timing")
+    ev, wall, kept = timing.run(T, lambda: model(*inputs), device, t["runs"], t["warmup"], flush, keep=(0, -1))
+    outs = []
+    for idx in sorted(kept):
+        o = programs.flatten_outputs(kept[idx])
+        if probes.shape_mismatch(o, plan["expected"][ci]) or probes.check_output_types(T, o, device):
+            find.add("runtime.timed_outputs", f"timed run {idx + 1} returned outputs of another shape or type")
+            continue
+        outs.append((idx, o))
+    for idx, o in outs:
+        tensorio.write(os.path.join(scratch, f"sol_timed_{idx}.bin"), o)
+    res = {"event_ms": ev, "wall_ms": wall, "timed_files": {str(i): f"sol_timed_{i}.bin" for i, _ in outs}}
+    if device == "cuda":
+        res["stream_changed"] = torch.cuda.current_stream().cuda_stream != stream_before
+    return res

@@ -1,0 +1,101 @@
+"""Forking a child, watching it (wall clock, resident memory) and collecting how it ended."""
+import json
+import os
+import signal
+import time
+
+from . import child
+
+
+def _rss_mb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError):
+        return 0
+    return 0
+
+
+def _group_rss_mb(pgid):
+    total = 0
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return 0
+    for p in pids:
+        try:
+            if os.getpgid(p) == pgid:
+                total += _rss_mb(p)
+        except OSError:
+            continue
+    return total
+
+
+def _tail(path, n=6000):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - n))
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def run_child(scratch, writable, limits, use_as_limit, work):
+    """Forks, runs `work` isolated in the child, waits. Returns {result?, ended, signal?, phase, log_tail, seconds}."""
+    os.makedirs(scratch, exist_ok=True)
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        child.run(scratch, writable, limits, use_as_limit, work)  # never returns
+    deadline = start + float(limits["timeout_s"])
+    ended, status, killed_for = None, 0, ""
+    next_mem_check = 0.0
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        now = time.monotonic()
+        if now >= deadline:
+            killed_for = "timeout"
+        elif not use_as_limit and now >= next_mem_check:
+            next_mem_check = now + 0.25
+            if _group_rss_mb(pid) > int(limits["memory_mb"]):
+                killed_for = "memory"
+        if killed_for:
+            _kill_group(pid)
+            _, status = os.waitpid(pid, 0)
+            break
+        time.sleep(0.02 if now - start < 2 else 0.1)
+    _kill_group(pid)  # whatever the child left behind in its group
+    out = {"seconds": time.monotonic() - start, "log_tail": _tail(os.path.join(scratch, "log.txt"))}
+    try:
+        with open(os.path.join(scratch, "phase")) as f:
+            out["phase"] = f.read().strip()
+    except OSError:
+        out["phase"] = "start"
+    if killed_for:
+        out["ended"] = killed_for
+    elif os.WIFSIGNALED(status):
+        out["ended"] = "signal"
+        sig = os.WTERMSIG(status)
+        out["signal"] = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+    else:
+        out["ended"] = "exit"
+        out["exit_code"] = os.WEXITSTATUS(status)
+    try:
+        with open(os.path.join(scratch, "result.json")) as f:
+            out["result"] = json.load(f)
+    except (OSError, ValueError):
+        pass
+    return out
+
+
+def _kill_group(pgid):
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -1,0 +1,52 @@
+"""Timing of one callable: warm-up, the L2 flushed before every run, CUDA events bracketed by device-wide
+synchronisation, and the synchronised wall time of each run beside its event time."""
+
+
+def run(T, fn, device, runs, warmup, flush=None, keep=(0,)):
+    """Returns (event_ms, wall_ms, kept outputs {run index: output}). On the CPU event_ms is the wall time."""
+    kept = {}
+    for _ in range(warmup):
+        fn()
+    if device == "cuda":
+        T.synchronize()
+    event_ms, wall_ms = [], []
+    last = runs - 1
+    for i in range(runs):
+        if flush is not None:
+            flush.zero_()
+        if device == "cuda":
+            start, end = T.Event(enable_timing=True), T.Event(enable_timing=True)
+            T.synchronize()
+            t0 = T.perf_counter()
+            start.record()
+            out = fn()
+            end.record()
+            T.synchronize()
+            t1 = T.perf_counter()
+            event_ms.append(start.elapsed_time(end))
+        else:
+            t0 = T.perf_counter()
+            out = fn()
+            t1 = T.perf_counter()
+            event_ms.append((t1 - t0) * 1000.0)
+        wall_ms.append((t1 - t0) * 1000.0)
+        if i in keep or (i == last and -1 in keep):
+            kept[i] = out
+    return event_ms, wall_ms, kept
+
+
+def launch_floor_ms(T, torch):
+    """Median event time of the cheapest kernel launch: a figure below it is no measurement."""
+    x = torch.zeros(1, device="cuda")
+    samples = []
+    for i in range(60):
+        start, end = T.Event(enable_timing=True), T.Event(enable_timing=True)
+        T.synchronize()
+        start.record()
+        x.add_(1)
+        end.record()
+        T.synchronize()
+        if i >= 10:
+            samples.append(start.elapsed_time(end))
+    samples.sort()
+    return samples[len(samples) // 2]

@@ -1,0 +1,97 @@
+"""The long-lived worker: serves the protocol, forks a reference child and a solution child per request, judges.
+
+It imports torch once and never imports a solution, so a solution that crashes, hangs or patches torch costs one
+child process, never the worker."""
+import os
+import shutil
+import sys
+import tempfile
+import traceback
+
+import torch
+
+from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, protocol
+from .verify import Verification
+
+
+def _prepare_process():
+    # The worker's own computations stay single-threaded so no OpenMP pool exists when it forks.
+    torch.set_num_threads(1)
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: children cannot open /proc/<worker>/fd
+    except (OSError, AttributeError):
+        pass
+
+
+class Worker:
+    def __init__(self, channel, scratch_root):
+        self.channel = channel
+        self.scratch_root = scratch_root
+        self.env = None
+        self.cuda = None
+        self.device_facts = {}  # launch floor, GPU properties: measured once per worker
+        self.threads = max(1, min(os.cpu_count() or 1, 8))
+
+    def environment(self):
+        if self.env is None:
+            self.env = environment.collect()
+            self.cuda = environment.cuda_usable()
+            self.env["cuda_usable"] = self.cuda
+        return self.env
+
+    def handle(self, req):
+        rid = req.get("id")
+        op = req.get("op")
+        if op == "hello":
+            return {"id": rid, "ok": True, "protocol": PROTOCOL_VERSION, "harness_version": HARNESS_VERSION,
+                    "environment": self.environment()}
+        if op == "verify":
+            self.environment()
+            try:
+                v = Verification(self, req, lambda phase: self.channel.send({"id": rid, "event": "phase",
+                                                                              "phase": phase}))
+            except ValueError as e:
+                return {"id": rid, "ok": False, "error": {"code": "bad_request", "message": str(e)}}
+            try:
+                verdict = v.run()
+            except Exception as e:  # noqa: BLE001 - a harness bug is a SYSTEM_ERROR verdict, never a dead worker
+                verdict = {"status": "SYSTEM_ERROR", "checks": [],
+                           "error": {"kind": "harness", "message": f"{type(e).__name__}: {e}",
+                                     "traceback": traceback.format_exc()}}
+            finally:
+                v.cleanup()
+            verdict["environment"] = dict(self.env, **self.device_facts.get("env", {}))
+            return {"id": rid, "ok": True, "verdict": verdict}
+        if op == "shutdown":
+            return {"id": rid, "ok": True}
+        return {"id": rid, "ok": False, "error": {"code": "bad_request", "message": f"unknown op '{op}'"}}
+
+
+def main(argv):
+    if not argv or argv[0] != "worker":
+        print("usage: python3 -m kmosaic_harness worker [--scratch DIR]", file=sys.stderr)
+        return 2
+    scratch_root = None
+    if "--scratch" in argv:
+        scratch_root = argv[argv.index("--scratch") + 1]
+    own_root = scratch_root is None
+    if own_root:
+        scratch_root = tempfile.mkdtemp(prefix="kmosaic-worker-")
+    os.makedirs(scratch_root, exist_ok=True)
+    _prepare_process()
+    channel = protocol.Channel()
+    worker = Worker(channel, scratch_root)
+    try:
+        for req, problem in channel.requests():
+            if req is None:
+                channel.send({"id": None, "ok": False, "error": {"code": "bad_request", "message": problem}})
+                continue
+            reply = worker.handle(req)
+            channel.send(reply)
+            if req.get("op") == "shutdown":
+                break
+    finally:
+        if own_root:
+            shutil.rmtree(scratch_root, ignore_errors=True)
+    return 0
