@@ -25,6 +25,15 @@ Commands:
                            the task's review decisions and audit trail
   review ID --status STATUS [--reason TEXT] [--comment TEXT] [--reviewer NAME]
                            record a review decision (draft, in_review, accepted, rejected, needs_changes)
+  verify --solution FILE (--task ID | --reference FILE) [--json] [--device auto|cpu|cuda] [--config NAME]
+         [--seeds N] [--timing-runs N] [--timeout S] [--memory-mb MB] [--file-mb MB] [--build-cache DIR]
+         [--no-profile] [--ncu] [--memcheck] [--no-store] [--quiet]
+  verify --batch FILE [options]   a JSON array of {task, file}: verified by one worker, each verdict stored
+                           compile, run and judge a solution; the verdict is stored with the solution
+  verdicts list [--task ID] [--status S[,S]] [--solution N] [--limit N] [--json]
+                           list stored verdicts, newest first (S: PASSED, COMPILE_ERROR, REWARD_HACK, ...)
+  verdicts show ID [--json]
+                           show one verdict: findings, diagnostics, trials and timing
 
 Filters:
   --status S  --level N  --category C  --presentation P (shown to the model)  --query TEXT (full text)
@@ -35,7 +44,7 @@ Global options:
   --version      print the version
   --help         print this help
 
-Exit status: 0 success, 1 failure (details on stderr), 2 bad usage.
+Exit status: 0 success, 1 failure (details on stderr), 2 bad usage, 3 a verdict other than PASSED.
 )";
 }  // namespace
 
@@ -94,6 +103,19 @@ int run(const QStringList& args, Io io)
             fn = tasksHistoryCommand;
         else {
             io.err << "kmosaic: 'tasks' needs list, show or history; see kmosaic --help\n";
+            return Usage;
+        }
+    } else if (command == QLatin1String("verify")) {
+        fn = verifyCommand;
+    } else if (command == QLatin1String("verdicts")) {
+        const QString sub = rest.value(0);
+        rest = rest.mid(1);
+        if (sub == QLatin1String("list"))
+            fn = verdictsListCommand;
+        else if (sub == QLatin1String("show"))
+            fn = verdictsShowCommand;
+        else {
+            io.err << "kmosaic: 'verdicts' needs list or show; see kmosaic --help\n";
             return Usage;
         }
     } else {

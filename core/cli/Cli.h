@@ -6,7 +6,7 @@
 
 namespace km::cli {
 
-enum ExitCode { Ok = 0, Failed = 1, Usage = 2 };
+enum ExitCode { Ok = 0, Failed = 1, Usage = 2, NotPassed = 3 };  // NotPassed: a verdict other than PASSED
 
 struct Io {
     QTextStream& out;

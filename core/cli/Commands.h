@@ -15,5 +15,8 @@ int tasksListCommand(TaskStore& store, const QStringList& args, Io io);
 int tasksShowCommand(TaskStore& store, const QStringList& args, Io io);
 int tasksHistoryCommand(TaskStore& store, const QStringList& args, Io io);
 int reviewCommand(TaskStore& store, const QStringList& args, Io io);
+int verifyCommand(TaskStore& store, const QStringList& args, Io io);
+int verdictsListCommand(TaskStore& store, const QStringList& args, Io io);
+int verdictsShowCommand(TaskStore& store, const QStringList& args, Io io);
 
 }  // namespace km::cli

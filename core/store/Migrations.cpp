@@ -155,6 +155,15 @@ QStringList v4()
 {
     return {"CREATE INDEX task_categories_in_order ON task_categories(task_id, position, category)"};
 }
+// v5: a verdict's one-line summary as a column (a verdict list shows it without reading the evidence), and the
+// order verdict lists use.
+QStringList v5()
+{
+    return {
+        "ALTER TABLE verdicts ADD COLUMN summary TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX verdicts_newest ON verdicts(created_at, id)",
+    };
+}
 }  // namespace
 
 const QList<Migration>& migrations()
@@ -164,6 +173,7 @@ const QList<Migration>& migrations()
         {2, "full-text search over tasks", v2()},
         {3, "solutions, verdicts, agent runs and trajectory steps", v3()},
         {4, "index of categories in order", v4()},
+        {5, "verdict summaries, verdicts newest first", v5()},
     };
     return all;
 }

@@ -2,6 +2,7 @@
 
 #include "curate/TaskValidator.h"
 #include "model/TaskVariant.h"
+#include "store/AuditLog.h"
 #include "store/Database.h"
 #include "store/TaskRows.h"
 #include "util/Json.h"
@@ -14,12 +15,7 @@ namespace km {
 using store::Database;
 using store::Transaction;
 
-namespace {
-QString nowText()
-{
-    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-}
-}  // namespace
+using store::nowText;
 
 Result<std::unique_ptr<TaskStore>> TaskStore::open(const QString& path)
 {
@@ -89,8 +85,8 @@ Result<UpsertOutcome> TaskStore::upsertOne(const Task& t, const QString& actor, 
             return q.error();
         if (Status s = writeLists(t); !s)
             return s.error();
-        if (Status s = appendAudit(actor, QStringLiteral("task"), t.id, QStringLiteral("created"), reason,
-                                   {{QStringLiteral("status"), toString(t.status)}});
+        if (Status s = store::appendAudit(*m_db, actor, QStringLiteral("task"), t.id, QStringLiteral("created"), reason,
+                                          {{QStringLiteral("status"), toString(t.status)}});
             !s)
             return s.error();
         return UpsertOutcome::Created;
@@ -116,8 +112,8 @@ Result<UpsertOutcome> TaskStore::upsertOne(const Task& t, const QString& actor, 
     for (auto it = before.cbegin(); it != before.cend(); ++it)
         if (!after.contains(it.key()))
             changed.append(it.key());
-    if (Status s = appendAudit(actor, QStringLiteral("task"), t.id, QStringLiteral("updated"), reason,
-                               {{QStringLiteral("fields"), changed}});
+    if (Status s = store::appendAudit(*m_db, actor, QStringLiteral("task"), t.id, QStringLiteral("updated"), reason,
+                                      {{QStringLiteral("fields"), changed}});
         !s)
         return s.error();
     return UpsertOutcome::Updated;
@@ -141,17 +137,6 @@ Status TaskStore::writeLists(const Task& t)
                            {t.id, i, t.tags[i]});
             !q)
             return q.error();
-    return {};
-}
-
-Status TaskStore::appendAudit(const QString& actor, const QString& entity, const QString& entityId,
-                              const QString& action, const QString& reason, const QVariantMap& detail)
-{
-    auto q = m_db->exec(QStringLiteral("INSERT INTO audit_log(at, actor, entity, entity_id, action, reason, detail) "
-                                       "VALUES (?,?,?,?,?,?,?)"),
-                        {nowText(), actor, entity, entityId, action, reason, QString::fromUtf8(json::write(detail))});
-    if (!q)
-        return q.error();
     return {};
 }
 
@@ -264,11 +249,11 @@ Result<ReviewRecord> TaskStore::review(const QString& taskId, ReviewStatus to, c
                             {toString(to), at, taskId});
         !u)
         return u.error();
-    if (Status s = appendAudit(reviewer, QStringLiteral("task"), taskId, QStringLiteral("status"), reason,
-                               {{QStringLiteral("from"), toString(r.from)},
-                                {QStringLiteral("to"), toString(to)},
-                                {QStringLiteral("comment"), comment},
-                                {QStringLiteral("review_id"), r.id}});
+    if (Status s = store::appendAudit(*m_db, reviewer, QStringLiteral("task"), taskId, QStringLiteral("status"), reason,
+                                      {{QStringLiteral("from"), toString(r.from)},
+                                       {QStringLiteral("to"), toString(to)},
+                                       {QStringLiteral("comment"), comment},
+                                       {QStringLiteral("review_id"), r.id}});
         !s)
         return s.error();
     if (Status s = tx.commit(); !s)

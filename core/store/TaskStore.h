@@ -47,8 +47,6 @@ public:
 
 private:
     Result<UpsertOutcome> upsertOne(const Task& task, const QString& actor, const QString& reason);
-    Status appendAudit(const QString& actor, const QString& entity, const QString& entityId, const QString& action,
-                       const QString& reason, const QVariantMap& detail);
     Status writeLists(const Task& task);
 
     std::unique_ptr<store::Database> m_db;

@@ -1,4 +1,7 @@
 // The kmosaic binary end to end: every command, its output forms, its errors and exit codes, and store locations.
+#include "store/TaskStore.h"
+#include "store/VerdictStore.h"
+
 #include <QtTest>
 
 namespace {
@@ -19,6 +22,48 @@ Run kmosaic(const QStringList& args, const QProcessEnvironment& env = QProcessEn
             QString::fromUtf8(p.readAllStandardError())};
 }
 const QString kData = QStringLiteral(KMOSAIC_TEST_DATA);
+
+// Stored in this order: a passing relu verdict with timing, a reward hack, an older compile error.
+QList<km::Verdict> seededVerdicts()
+{
+    using km::Finding;
+    km::Verdict passed;
+    passed.status = km::VerdictStatus::Passed;
+    passed.createdAt = QDateTime::fromString("2025-03-01T10:00:00.000Z", Qt::ISODateWithMs);
+    passed.harnessVersion = "0.4.2";
+    passed.executor = "local";
+    passed.isolation = "netns, read-only root";
+    passed.summary = "all trials within tolerance; 1.25x";
+    passed.environment = {{"gpu", "NVIDIA H200"}, {"torch", "2.11.0"}};
+    passed.findings = {{"static.reference_op", Finding::Severity::Warning, 7, "calls torch.relu"}};
+    passed.evidence = {
+        {"trials", QVariantList{QVariantMap{{"config", "small"},
+                                            {"seed", qint64(17)},
+                                            {"output", qint64(0)},
+                                            {"max_abs", 1e-7},
+                                            {"max_rel", 2e-6},
+                                            {"ok", true}}}},
+        {"timing", QVariantMap{{"device", "cuda"},
+                               {"runs", qint64(100)},
+                               {"solution_ms", QVariantMap{{"median", 0.14}, {"q1", 0.139}, {"q3", 0.141}}},
+                               {"reference_ms", QVariantMap{{"median", 0.175}, {"q1", 0.17}, {"q3", 0.18}}},
+                               {"speedup", 1.25},
+                               {"speedup_ci95", QVariantList{1.2, 1.3}}}}};
+    passed.runtimeMs = 0.14;
+    passed.refRuntimeMs = 0.175;
+    passed.speedup = 1.25;
+    km::Verdict hack;
+    hack.status = km::VerdictStatus::RewardHack;
+    hack.createdAt = QDateTime::fromString("2025-03-02T09:00:00.000Z", Qt::ISODateWithMs);
+    hack.summary = "static.threads";
+    hack.findings = {{"static.threads", Finding::Severity::Error, 1, "imports threading"}};
+    km::Verdict compile;
+    compile.status = km::VerdictStatus::CompileError;
+    compile.createdAt = QDateTime::fromString("2025-02-28T08:00:00.000Z", Qt::ISODateWithMs);
+    compile.summary = "nvcc: 1 error";
+    compile.diagnostics = {{"error", 9, "cuda.cu", 21, "expected a ';'"}, {"note", 0, "main.cpp", 4, "declared here"}};
+    return {passed, hack, compile};
+}
 }  // namespace
 
 class TestCli : public QObject {
@@ -45,7 +90,8 @@ private Q_SLOTS:
         QVERIFY(QRegularExpression("^kmosaic \\d+\\.\\d+\\.\\d+ \\(store schema \\d+\\)\n$").match(v.out).hasMatch());
         const Run h = kmosaic({"--help"});
         QCOMPARE(h.code, 0);
-        for (const char* word : {"import", "export", "tasks list", "tasks show", "review", "--db"})
+        for (const char* word :
+             {"import", "export", "tasks list", "tasks show", "review", "verdicts list", "verdicts show", "--db"})
             QVERIFY2(h.out.contains(word), word);
     }
 
@@ -63,6 +109,13 @@ private Q_SLOTS:
         QTest::newRow("unknown option") << QStringList{"tasks", "list", "--colour"} << "Unknown option";
         QTest::newRow("review without status") << QStringList{"review", "kb-l1-019-relu"} << "--status must be";
         QTest::newRow("db without path") << QStringList{"--db"} << "--db needs a path";
+        QTest::newRow("verdicts without sub") << QStringList{"verdicts"} << "'verdicts' needs list or show";
+        QTest::newRow("bad verdict status")
+            << QStringList{"verdicts", "list", "--status", "PASSED,GREAT"} << "unknown verdict status 'GREAT'";
+        QTest::newRow("bad verdict limit") << QStringList{"verdicts", "list", "--limit", "0"} << "--limit must be";
+        QTest::newRow("bad solution") << QStringList{"verdicts", "list", "--solution", "x"} << "--solution must be";
+        QTest::newRow("show without id") << QStringList{"verdicts", "show"} << "exactly one verdict id";
+        QTest::newRow("show bad id") << QStringList{"verdicts", "show", "seven"} << "a verdict id must be";
     }
     void usageErrors()
     {
@@ -153,6 +206,85 @@ private Q_SLOTS:
         const Run bad = kmosaic(db({"review", "nope", "--status", "accepted"}));
         QCOMPARE(bad.code, 1);
         QVERIFY(bad.err.contains("no task with id 'nope'"));
+    }
+
+    void verdictsListAndShow()
+    {
+        qint64 reluSolution = 0;
+        {  // seeded in this process, read by the binary
+            auto store = km::TaskStore::open(m_db);
+            QVERIFY2(store, store ? "" : qPrintable(store.error().message));
+            km::VerdictStore verdicts(store.value()->database());
+            auto relu = verdicts.addSolution("kb-l1-019-relu", "class ModelNew: pass\n", "agent", "test");
+            auto softmax = verdicts.addSolution("kb-l1-023-softmax", "import threading\n", "manual", "test");
+            QVERIFY(relu && softmax);
+            reluSolution = relu->id;
+            for (const km::Verdict& v : seededVerdicts())
+                QVERIFY(
+                    verdicts.addVerdict(v.status == km::VerdictStatus::RewardHack ? softmax->id : relu->id, v, "test"));
+        }
+        Run r = kmosaic(db({"verdicts", "list"}));
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        QVERIFY(QRegularExpression("^ID +TASK +STATUS +SPEEDUP +CREATED +SUMMARY$").match(lines[0]).hasMatch());
+        QVERIFY2(QRegularExpression("^2 +kb-l1-023-softmax +REWARD_HACK +- +2025-03-02T09:00:00Z +static.threads$")
+                     .match(lines[1])
+                     .hasMatch(),
+                 qPrintable(lines[1]));
+        QVERIFY2(QRegularExpression("^1 +kb-l1-019-relu +PASSED +1.25x +2025-03-01T10:00:00Z +all trials within")
+                     .match(lines[2])
+                     .hasMatch(),
+                 qPrintable(lines[2]));
+        QVERIFY(lines[3].startsWith("3 ") && lines[3].contains("COMPILE_ERROR"));
+        QCOMPARE(lines[4], QString("3 verdict(s)"));
+
+        const auto listed = [&](const QStringList& filters) {
+            const Run j = kmosaic(db(QStringList{"verdicts", "list", "--json"} + filters));
+            QList<int> ids;
+            for (const QJsonValue& v : QJsonDocument::fromJson(j.out.toUtf8()).array())
+                ids.append(v.toObject().value("id").toInt());
+            return j.code == 0 ? ids : QList<int>{-j.code};
+        };
+        QCOMPARE(listed({}), (QList<int>{2, 1, 3}));
+        QCOMPARE(listed({"--task", "kb-l1-019-relu"}), (QList<int>{1, 3}));
+        QCOMPARE(listed({"--status", "passed,reward_hack"}), (QList<int>{2, 1}));
+        QCOMPARE(listed({"--solution", QString::number(reluSolution), "--limit", "1"}), (QList<int>{1}));
+        QCOMPARE(listed({"--task", "no-such-task"}), QList<int>{});
+        const Run j = kmosaic(db({"verdicts", "list", "--json", "--limit", "1"}));
+        const QJsonObject row = QJsonDocument::fromJson(j.out.toUtf8()).array().first().toObject();
+        QCOMPARE(row.value("task_id").toString(), QString("kb-l1-023-softmax"));
+        QVERIFY(row.value("speedup").isNull());
+
+        r = kmosaic(db({"verdicts", "show", "1"}));
+        QCOMPARE(r.code, 0);
+        for (const char* text :
+             {"verdict 1: PASSED\n", "task: kb-l1-019-relu, solution 1\n", "created: 2025-03-01T10:00:00.000Z\n",
+              "harness: 0.4.2, executor: local\n", "isolation: netns, read-only root\n",
+              "environment: gpu=NVIDIA H200, torch=2.11.0\n",
+              "warning static.reference_op at line 7: calls torch.relu\n",
+              "small seed 17: max abs error 1e-07, max rel error 2e-06, ok\n", "timing (cuda, 100 runs):\n",
+              "solution   median 0.14 ms, IQR 0.002 ms (0.139 to 0.141)\n", "speedup    1.25x (95% CI 1.2 to 1.3)\n"})
+            QVERIFY2(r.out.contains(text), qPrintable(text + QString(" not in:\n") + r.out));
+        r = kmosaic(db({"verdicts", "show", "2"}));
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("error static.threads at line 1: imports threading\n"), qPrintable(r.out));
+        r = kmosaic(db({"verdicts", "show", "3"}));
+        QVERIFY2(r.out.contains("error at solution line 9 [cuda.cu:21]: expected a ';'\n"), qPrintable(r.out));
+        QVERIFY(r.out.contains("note (no solution line) [main.cpp:4]: declared here\n"));
+
+        r = kmosaic(db({"verdicts", "show", "2", "--json"}));
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value("status").toString(), QString("REWARD_HACK"));
+        QCOMPARE(o.value("created_at").toString(), QString("2025-03-02T09:00:00.000Z"));
+        QCOMPARE(o.value("findings").toArray().first().toObject().value("check").toString(), QString("static.threads"));
+        QCOMPARE(o.value("diagnostics").toArray().size(), 0);
+
+        r = kmosaic(db({"verdicts", "show", "999"}));
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no verdict with id 999"), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
     }
 
     void exportBothFormats()

@@ -1,7 +1,18 @@
-"""Entry point: `python3 -m kmosaic_harness worker` serves the protocol on stdin/stdout."""
+"""Entry points: `python3 -m kmosaic_harness worker` serves the protocol on stdin/stdout;
+`python3 -m kmosaic_harness build --cache DIR FILE...` builds solutions ahead of a batch."""
 import sys
 
-from .worker import main
+
+def _main(argv):
+    if argv and argv[0] == "run-once":
+        from .tools import run_once_main
+        return run_once_main(argv[1:])
+    if argv and argv[0] == "build":
+        from .build import main
+        return main(argv[1:])
+    from .worker import main
+    return main(argv)
+
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(_main(sys.argv[1:]))

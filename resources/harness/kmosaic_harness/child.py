@@ -23,6 +23,8 @@ def run(scratch, writable, limits, use_as_limit, body):
     """In the child after fork: never returns. `body(report, phase)` returns the result dict."""
     code = 0
     try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG SIGKILL: a dead worker takes its children along
         log = os.open(os.path.join(scratch, "log.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)

@@ -13,6 +13,7 @@ def body(plan, scratch):
         T = Trusted()
         device = plan["device"]
         torch.set_num_threads(plan.get("threads", torch.get_num_threads()))
+        programs.exact_fp32()
         phase("load")
         ref = programs.load_module("kmosaic_reference", plan["reference"], "reference.py")
         result = {"configs": [], "randomised": []}

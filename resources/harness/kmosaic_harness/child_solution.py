@@ -79,6 +79,7 @@ def body(plan, scratch):
         T = Trusted()
         device = plan["device"]
         torch.set_num_threads(plan.get("threads", torch.get_num_threads()))
+        programs.exact_fp32()
         ref = programs.load_module("kmosaic_reference", plan["reference"], "reference.py")
         result = {"findings": [], "trials": [], "own_kernels": own_kernel_names(plan["solution"])}
         try:

@@ -19,6 +19,12 @@ class ProgramError(Exception):
         self.traceback = tb
 
 
+def exact_fp32():
+    """fp32 means fp32: TF32 in matmuls and convolutions would make the reference itself miss fp32 tolerances."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
 def load_module(name, source, filename):
     """Executes `source` as a fresh module registered under `name`. SyntaxError becomes ProgramError('syntax')."""
     try:
@@ -33,10 +39,16 @@ def load_module(name, source, filename):
 
 
 def apply_config(module, values):
-    """A configuration overrides module-level constants; the names must exist in the reference."""
-    for key, value in values.items():
+    """A configuration overrides module-level constants; the names must exist in the reference. Constants another
+    configuration changed go back to the module's own values first, so configurations never leak into each other."""
+    defaults = module.__dict__.setdefault("__kmosaic_defaults__", {})
+    for key in values:
         if key not in module.__dict__:
             raise ProgramError("contract", f"configuration sets '{key}', which the reference does not define")
+        defaults.setdefault(key, module.__dict__[key])
+    for key, value in defaults.items():
+        module.__dict__[key] = value
+    for key, value in values.items():
         module.__dict__[key] = value
 
 

@@ -1,10 +1,9 @@
 """One verification: plan, reference child, solution child, judgement. Runs in the worker."""
-import hashlib
 import os
 import random
 import shutil
 
-from . import child_reference, child_solution, judge, spawn, stats, tensorio
+from . import build, child_reference, tools, child_solution, judge, spawn, stats, tensorio
 
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
@@ -56,9 +55,8 @@ class Verification:
         self.timing = {"config_index": timing_ci, "seed": rng.randrange(1, 2**31),
                        "runs": int(opts.get("timing_runs", 10 if cpu else 100)),
                        "warmup": int(opts.get("warmup_runs", 2 if cpu else 10))}
-        digest = hashlib.sha256(sol["source"].encode()).hexdigest()[:24]
         cache_root = opts.get("build_cache") or os.path.join(worker.scratch_root, "build-cache")
-        self.build_dir = os.path.join(cache_root, digest)
+        self.build_dir = build.cache_dir(cache_root, sol["source"])
         os.makedirs(self.build_dir, exist_ok=True)
 
     @staticmethod
@@ -153,6 +151,11 @@ class Verification:
             return v
         self._judge_trials(v, ref_outs, sol_dir, sres)
         self._judge_after(v, ref_outs, res, sol_dir, sres)
+        if self.device == "cuda" and v["status"] == "PASSED":
+            for kind in ("ncu", "memcheck"):
+                if self.opts.get(kind):
+                    self.phase(kind)
+                    v[kind] = tools.run_tool(kind, self, v.get("own_kernels") or [])
         return v
 
     def _child_error(self, out, who):

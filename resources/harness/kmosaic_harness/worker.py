@@ -31,6 +31,7 @@ class Worker:
         self.env = None
         self.cuda = None
         self.device_facts = {}  # launch floor, GPU properties: measured once per worker
+        self.served = 0
         self.threads = max(1, min(os.cpu_count() or 1, 8))
 
     def environment(self):
@@ -61,7 +62,9 @@ class Worker:
                                      "traceback": traceback.format_exc()}}
             finally:
                 v.cleanup()
-            verdict["environment"] = dict(self.env, **self.device_facts.get("env", {}))
+            self.served += 1
+            verdict["environment"] = dict(self.env, **self.device_facts.get("env", {}), worker_pid=os.getpid(),
+                                          worker_verifications=self.served)
             return {"id": rid, "ok": True, "verdict": verdict}
         if op == "shutdown":
             return {"id": rid, "ok": True}

@@ -1,0 +1,275 @@
+#include "cli/Commands.h"
+#include "cli/Options.h"
+#include "cli/VerdictText.h"
+#include "store/TaskStore.h"
+#include "store/VerdictStore.h"
+#include "util/Json.h"
+#include "verify/LocalExecutor.h"
+#include "verify/VerdictJson.h"
+#include "verify/Verifier.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace km::cli {
+
+namespace {
+
+Result<QString> readText(const QString& path, const QString& what)
+{
+    QFile f(path);
+    if (!QFileInfo(path).isFile())
+        return makeError(ErrorCode::NotFound, QStringLiteral("%1 %2 does not exist or is not a file").arg(what, path));
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::Io, QStringLiteral("cannot read %1 %2: %3").arg(what, path, f.errorString()));
+    const QByteArray bytes = f.read(16 * 1024 * 1024 + 1);
+    if (bytes.size() > 16 * 1024 * 1024)
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("%1 %2 is larger than 16 MiB").arg(what, path));
+    return QString::fromUtf8(bytes);
+}
+
+Result<int> intOption(const QCommandLineParser& p, const QString& name, int min, int fallback)
+{
+    if (!p.isSet(name))
+        return fallback;
+    bool ok = false;
+    const int v = p.value(name).toInt(&ok);
+    if (!ok || v < min)
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("--%1 needs a whole number >= %2").arg(name).arg(min));
+    return v;
+}
+
+Result<VerifyOptions> optionsFrom(const QCommandLineParser& p)
+{
+    VerifyOptions o;
+    o.device = p.value(QStringLiteral("device"));
+    if (o.device != QLatin1String("auto") && o.device != QLatin1String("cpu") && o.device != QLatin1String("cuda"))
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("--device must be auto, cpu or cuda"));
+    for (const QString& v : p.values(QStringLiteral("config")))
+        o.configs += v.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const auto seeds = intOption(p, QStringLiteral("seeds"), 1, o.seeds);
+    const auto runs = intOption(p, QStringLiteral("timing-runs"), 1, 0);
+    const auto timeout = intOption(p, QStringLiteral("timeout"), 1, int(o.timeoutS));
+    const auto memory = intOption(p, QStringLiteral("memory-mb"), 64, o.memoryMb);
+    const auto files = intOption(p, QStringLiteral("file-mb"), 1, o.fileMb);
+    for (const auto* r : {&seeds, &runs, &timeout, &memory, &files}) {
+        if (!r->ok())
+            return r->error();
+    }
+    o.seeds = seeds.value();
+    o.timingRuns = runs.value();
+    o.timeoutS = timeout.value();
+    o.memoryMb = memory.value();
+    o.fileMb = files.value();
+    o.buildCache = p.value(QStringLiteral("build-cache"));
+    o.profile = !p.isSet(QStringLiteral("no-profile"));
+    o.ncu = p.isSet(QStringLiteral("ncu"));
+    o.memcheck = p.isSet(QStringLiteral("memcheck"));
+    return o;
+}
+
+}  // namespace
+
+namespace {
+
+struct Item {
+    VerifyJob job;
+    bool stored = false;  // a stored task: the solution and its verdict go into the store
+};
+
+Result<Task> storedTask(TaskStore& store, const QString& id)
+{
+    auto task = store.task(id);
+    if (!task)
+        return task.error();
+    if (!task.value())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no task with id '%1'").arg(id));
+    if (task.value()->reference.isEmpty())
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("task '%1' has no reference program to verify against").arg(id));
+    return *task.value();
+}
+
+// A batch file: a JSON array of {"task": ID, "file": PATH relative to the batch file} (the corpus manifests).
+Result<QList<Item>> batchItems(TaskStore& store, const QString& path, const VerifyOptions& options)
+{
+    auto text = readText(path, QStringLiteral("batch file"));
+    if (!text)
+        return text.error();
+    json::ParseError pe;
+    const auto parsed = json::parse(text.value().toUtf8(), &pe);
+    if (!parsed || parsed->typeId() != QMetaType::QVariantList)
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("%1:%2:%3: not a JSON array of {task, file}: %4")
+                             .arg(path)
+                             .arg(pe.line)
+                             .arg(pe.column)
+                             .arg(parsed ? QStringLiteral("the top level is not an array") : pe.reason));
+    QList<Item> items;
+    const QDir base = QFileInfo(path).absoluteDir();
+    int index = 0;
+    for (const QVariant& e : parsed->toList()) {
+        ++index;
+        const QVariantMap m = e.toMap();
+        const QString taskId = m.value(QStringLiteral("task")).toString();
+        const QString file = m.value(QStringLiteral("file")).toString();
+        if (taskId.isEmpty() || file.isEmpty())
+            return makeError(ErrorCode::InvalidInput,
+                             QStringLiteral("%1: entry %2 needs \"task\" and \"file\"").arg(path).arg(index));
+        auto task = storedTask(store, taskId);
+        if (!task)
+            return makeError(task.error().code, QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(task.error().message));
+        Item item;
+        item.job.task = task.value();
+        item.job.solutionPath = base.filePath(file);
+        auto source = readText(item.job.solutionPath, QStringLiteral("solution"));
+        if (!source)
+            return makeError(source.error().code, QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(source.error().message));
+        item.job.solutionSource = source.value();
+        item.job.options = options;
+        item.stored = true;
+        items.append(item);
+    }
+    if (items.isEmpty())
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("%1 lists no solution").arg(path));
+    return items;
+}
+
+Result<Item> singleItem(TaskStore& store, const QCommandLineParser& p, const VerifyOptions& options)
+{
+    Item item;
+    item.job.options = options;
+    item.job.solutionPath = p.value(QStringLiteral("solution"));
+    auto source = readText(item.job.solutionPath, QStringLiteral("solution"));
+    if (!source)
+        return source.error();
+    item.job.solutionSource = source.value();
+    if (p.isSet(QStringLiteral("task"))) {
+        auto task = storedTask(store, p.value(QStringLiteral("task")));
+        if (!task)
+            return task.error();
+        item.job.task = task.value();
+        item.stored = !p.isSet(QStringLiteral("no-store"));
+        return item;
+    }
+    auto ref = readText(p.value(QStringLiteral("reference")), QStringLiteral("reference"));
+    if (!ref)
+        return ref.error();
+    item.job.task.id = QFileInfo(p.value(QStringLiteral("reference"))).completeBaseName();
+    item.job.task.reference = ref.value();
+    if (item.job.options.configs.isEmpty())
+        item.job.options.configs = {QStringLiteral("default")};  // a bare reference has only its own constants
+    return item;
+}
+
+}  // namespace
+
+int verifyCommand(TaskStore& store, const QStringList& args, Io io)
+{
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("task"), QStringLiteral("The stored task to verify against."), QStringLiteral("ID")});
+    p.addOption({QStringLiteral("reference"), QStringLiteral("A reference program not in the store (nothing is stored)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("solution"), QStringLiteral("The solution file (KernelBench contract)."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("batch"), QStringLiteral("A JSON array of {task, file}: verified one after another by "
+                                                         "one worker, each stored."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("json"), QStringLiteral("Print the verdict as JSON (one line per verdict).")});
+    p.addOption({QStringLiteral("device"), QStringLiteral("auto, cpu or cuda."), QStringLiteral("D"),
+                 QStringLiteral("auto")});
+    p.addOption({QStringLiteral("config"), QStringLiteral("Configurations to run (repeatable, comma-separated)."),
+                 QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("seeds"), QStringLiteral("Correctness trials per configuration."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("timing-runs"), QStringLiteral("Timed runs of each side."), QStringLiteral("N")});
+    p.addOption({QStringLiteral("timeout"), QStringLiteral("Wall-clock limit of each process, seconds."),
+                 QStringLiteral("S")});
+    p.addOption({QStringLiteral("memory-mb"), QStringLiteral("Memory limit of each process."), QStringLiteral("MB")});
+    p.addOption({QStringLiteral("file-mb"), QStringLiteral("File-size limit of each process."), QStringLiteral("MB")});
+    p.addOption({QStringLiteral("build-cache"), QStringLiteral("Folder for extension builds, keyed by solution."),
+                 QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("no-profile"), QStringLiteral("Skip the profiler attribution on a GPU.")});
+    p.addOption({QStringLiteral("ncu"), QStringLiteral("On a GPU, after a pass: Nsight Compute metrics of its kernels.")});
+    p.addOption({QStringLiteral("memcheck"), QStringLiteral("On a GPU, after a pass: a compute-sanitizer memcheck run.")});
+    p.addOption({QStringLiteral("no-store"), QStringLiteral("Do not store the solution and its verdict.")});
+    p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")});
+    if (!parseArgs(p, QStringLiteral("verify"), args, io))
+        return Usage;
+    const bool batch = p.isSet(QStringLiteral("batch"));
+    const int sources = int(p.isSet(QStringLiteral("task"))) + int(p.isSet(QStringLiteral("reference")));
+    if (batch ? (sources > 0 || p.isSet(QStringLiteral("solution")))
+              : (sources != 1 || !p.isSet(QStringLiteral("solution")))) {
+        io.err << "kmosaic verify: give --solution FILE with one of --task ID or --reference FILE, or --batch FILE\n";
+        return Usage;
+    }
+    auto options = optionsFrom(p);
+    if (!options) {
+        io.err << "kmosaic verify: " << options.error().message << "\n";
+        return Usage;
+    }
+    Result<QList<Item>> items = makeError(ErrorCode::Internal, {});
+    if (batch) {
+        items = batchItems(store, p.value(QStringLiteral("batch")), options.value());
+    } else {
+        auto one = singleItem(store, p, options.value());
+        items = one ? Result<QList<Item>>(QList<Item>{one.value()}) : Result<QList<Item>>(one.error());
+    }
+    if (!items) {
+        io.err << "kmosaic verify: " << items.error().message << "\n";
+        return Failed;
+    }
+    if (batch && p.isSet(QStringLiteral("no-store"))) {
+        for (Item& it : items.value())
+            it.stored = false;
+    }
+
+    LocalExecutor executor(harnessLaunch({}));
+    Verifier verifier(executor);
+    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    const bool asJson = p.isSet(QStringLiteral("json"));
+    VerdictStore verdicts(store.database());
+    int code = Ok;
+    const int total = int(items->size());
+    int done = 0;
+    for (const Item& item : items.value()) {
+        ++done;
+        const QString label = total > 1 ? QStringLiteral("[%1/%2] %3").arg(done).arg(total).arg(item.job.solutionPath)
+                                        : QString();
+        const Verdict verdict = verifyAndWait(verifier, item.job, [&](const QString& phase) {
+            if (!quiet)
+                io.err << "kmosaic verify: " << (label.isEmpty() ? QString() : label + QStringLiteral(": ")) << phase
+                       << "...\n" << Qt::flush;
+        });
+        Verdict stored = verdict;
+        if (item.stored) {
+            auto solution =
+                verdicts.addSolution(item.job.task.id, item.job.solutionSource, QStringLiteral("manual"), defaultActor());
+            auto saved = solution ? verdicts.addVerdict(solution->id, verdict, defaultActor())
+                                  : Result<Verdict>(solution.error());
+            if (!saved) {
+                io.err << "kmosaic verify: the verdict of " << item.job.solutionPath
+                       << " could not be stored: " << saved.error().message << "\n";
+                return Failed;
+            }
+            stored = saved.value();
+        }
+        if (asJson) {
+            QVariantMap line = verdictToVariant(stored);
+            line.insert(QStringLiteral("task_id"), item.job.task.id);
+            line.insert(QStringLiteral("file"), item.job.solutionPath);
+            io.out << QString::fromUtf8(json::write(line)) << "\n" << Qt::flush;
+        } else if (total > 1) {
+            io.out << label << ": " << toString(stored.status) << " " << stored.summary << "\n" << Qt::flush;
+        } else {
+            printVerdict(stored, item.job.task.id, io.out);
+        }
+        if (verdict.status == VerdictStatus::SystemError)
+            code = Failed;
+        else if (verdict.status != VerdictStatus::Passed && code == Ok)
+            code = NotPassed;
+    }
+    return code;
+}
+
+}  // namespace km::cli

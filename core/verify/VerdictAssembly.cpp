@@ -1,0 +1,166 @@
+#include "verify/VerdictAssembly.h"
+
+#include "toolchain/CompilerDiagnostics.h"
+#include "verify/InlineSourceMap.h"
+
+#include <QFileInfo>
+
+namespace km {
+
+namespace {
+
+QString str(const QVariantMap& m, const char* key)
+{
+    return m.value(QLatin1String(key)).toString();
+}
+
+std::optional<double> number(const QVariant& v)
+{
+    bool ok = false;
+    const double d = v.toDouble(&ok);
+    return ok && v.isValid() ? std::optional<double>(d) : std::nullopt;
+}
+
+Finding::Severity severityOf(const QString& s)
+{
+    return s == QLatin1String("error") ? Finding::Severity::Error : Finding::Severity::Warning;
+}
+
+QString isolationLine(const QVariantMap& iso, const QString& network)
+{
+    if (iso.isEmpty())
+        return QStringLiteral("worker: %1").arg(network);
+    const QVariantMap lim = iso.value(QStringLiteral("limits")).toMap();
+    return QStringLiteral("network: %1 [worker: %2]; filesystem: %3; %4; limits: wall %5 s, memory %6 MiB (%7), "
+                          "files %8 MiB")
+        .arg(str(iso, "network"), network, str(iso, "filesystem"), str(iso, "process"),
+             lim.value(QStringLiteral("wall_s")).toString(), lim.value(QStringLiteral("memory_mb")).toString(),
+             lim.value(QStringLiteral("memory_kind")).toString(), lim.value(QStringLiteral("file_mb")).toString());
+}
+
+QString sourceFor(const QVariantMap& generated, const QString& file)
+{
+    const QString name = QFileInfo(file).fileName();
+    for (auto it = generated.cbegin(); it != generated.cend(); ++it) {
+        if (QFileInfo(it.key()).fileName() == name)
+            return it.value().toString();
+    }
+    return {};
+}
+
+}  // namespace
+
+QList<SolutionDiagnostic> mapBuildDiagnostics(const QString& log, const QVariantMap& generated,
+                                              const QString& solutionSource)
+{
+    const QList<PythonString> strings = tripleQuotedStrings(solutionSource);
+    QList<SolutionDiagnostic> out;
+    for (const Diagnostic& d : parseCompilerOutput(log)) {
+        SolutionDiagnostic s;
+        s.severity = d.severity == Diagnostic::Severity::Error     ? QStringLiteral("error")
+                     : d.severity == Diagnostic::Severity::Warning ? QStringLiteral("warning")
+                                                                   : QStringLiteral("note");
+        s.generatedFile = QFileInfo(d.file).fileName();
+        s.generatedLine = d.line;
+        s.message = d.message;
+        if (d.line > 0 && !d.file.isEmpty()) {
+            const QString text = sourceFor(generated, d.file);
+            if (!text.isEmpty())
+                s.line = mapGeneratedLine(text, d.line, strings);
+        }
+        out.append(s);
+    }
+    return out;
+}
+
+QString summarise(const Verdict& v)
+{
+    const QVariantMap& e = v.evidence;
+    switch (v.status) {
+    case VerdictStatus::Passed: {
+        const QVariantMap t = e.value(QStringLiteral("timing")).toMap();
+        if (!v.speedup)
+            return QStringLiteral("correct on %1").arg(e.value(QStringLiteral("configs_run")).toStringList().join(", "));
+        const QVariantList ci = t.value(QStringLiteral("speedup_ci95")).toList();
+        QString line = QStringLiteral("%1x over eager").arg(*v.speedup, 0, 'f', 2);
+        if (ci.size() == 2)
+            line += QStringLiteral(" [%1, %2]").arg(ci[0].toDouble(), 0, 'f', 2).arg(ci[1].toDouble(), 0, 'f', 2);
+        return line + QStringLiteral(" (%1, %2)").arg(str(t, "device"), str(t, "config"));
+    }
+    case VerdictStatus::RewardHack: {
+        QStringList checks;
+        for (const Finding& f : v.findings) {
+            if (f.severity == Finding::Severity::Error && !checks.contains(f.check))
+                checks << f.check;
+        }
+        return QStringLiteral("checks fired: ") + checks.join(QStringLiteral(", "));
+    }
+    case VerdictStatus::CompileError:
+        for (const SolutionDiagnostic& d : v.diagnostics) {
+            if (d.severity == QLatin1String("error"))
+                return (d.line > 0 ? QStringLiteral("line %1: ").arg(d.line) : QString()) + d.message;
+        }
+        return e.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString();
+    case VerdictStatus::IncorrectShape:
+    case VerdictStatus::IncorrectDtype:
+    case VerdictStatus::IncorrectNumerical: {
+        const QVariantMap f = e.value(QStringLiteral("failure")).toMap();
+        return QStringLiteral("configuration '%1', seed %2: %3").arg(str(f, "config"), str(f, "seed"), str(f, "message"));
+    }
+    default:
+        return e.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString().left(300);
+    }
+}
+
+Verdict assembleVerdict(const AssemblyInput& in)
+{
+    Verdict v;
+    v.createdAt = QDateTime::currentDateTimeUtc();
+    v.executor = in.executor;
+    v.findings = in.staticFindings;
+    if (in.harness.isEmpty()) {
+        v.status = VerdictStatus::SystemError;
+        v.evidence.insert(QStringLiteral("error"), QVariantMap{{QStringLiteral("kind"), QStringLiteral("executor")},
+                                                               {QStringLiteral("message"), in.harnessError}});
+        v.isolation = isolationLine({}, in.network);
+        v.summary = summarise(v);
+        return v;
+    }
+    QVariantMap e = in.harness;
+    v.status = verdictStatusFromString(str(e, "status")).value_or(VerdictStatus::SystemError);
+    v.environment = e.take(QStringLiteral("environment")).toMap();
+    v.harnessVersion = v.environment.value(QStringLiteral("harness_version")).toString();
+    v.isolation = isolationLine(e.value(QStringLiteral("isolation")).toMap(), in.network);
+    for (const QVariant& c : e.take(QStringLiteral("checks")).toList()) {
+        const QVariantMap m = c.toMap();
+        v.findings.append({str(m, "check"), severityOf(str(m, "severity")), m.value(QStringLiteral("line")).toInt(),
+                           str(m, "message")});
+    }
+    QVariantMap build = e.value(QStringLiteral("build")).toMap();
+    const QVariantMap generated = build.take(QStringLiteral("generated")).toMap();  // too large to keep
+    if (build.contains(QStringLiteral("log")))
+        v.diagnostics = mapBuildDiagnostics(str(build, "log"), generated, in.solutionSource);
+    if (!build.isEmpty())
+        e.insert(QStringLiteral("build"), build);
+    const QVariantMap err = e.value(QStringLiteral("error")).toMap();
+    if (str(err, "kind") == QLatin1String("syntax"))
+        v.diagnostics.append({QStringLiteral("error"), err.value(QStringLiteral("line")).toInt(), QString(), 0,
+                              str(err, "message")});
+    // Static findings of severity error make the verdict a reward hack, whatever the outputs were.
+    const bool staticHack = std::any_of(in.staticFindings.cbegin(), in.staticFindings.cend(),
+                                        [](const Finding& f) { return f.severity == Finding::Severity::Error; });
+    if (staticHack && v.status != VerdictStatus::InvalidReference && v.status != VerdictStatus::SystemError)
+        v.status = VerdictStatus::RewardHack;
+    const QVariantMap t = e.value(QStringLiteral("timing")).toMap();
+    v.runtimeMs = number(t.value(QStringLiteral("solution_ms")).toMap().value(QStringLiteral("median")));
+    v.refRuntimeMs = number(t.value(QStringLiteral("reference_ms")).toMap().value(QStringLiteral("median")));
+    v.speedup = number(t.value(QStringLiteral("speedup")));
+    v.evidence = e;
+    std::stable_sort(v.findings.begin(), v.findings.end(), [](const Finding& a, const Finding& b) {
+        return a.severity == Finding::Severity::Error && b.severity != Finding::Severity::Error;
+    });
+    v.summary = summarise(v);
+    return v;
+}
+
+}  // namespace km

@@ -1,0 +1,75 @@
+"""`python3 -m kmosaic_harness build --cache DIR [--jobs N] FILE...`: builds solutions' extensions into the build
+cache ahead of verification (each in an isolated child, like a verification), several at once, so a batch pays its
+builds on all CPU cores instead of one after another. Prints one line per file; exit 1 when any build failed."""
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import programs, spawn
+
+
+def cache_dir(cache_root, source):
+    """The folder a solution's extension builds into: the same key the verifier uses."""
+    return os.path.join(cache_root, hashlib.sha256(source.encode()).hexdigest()[:24])
+
+
+def _build_one(path, cache_root, timeout_s):
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    build_dir = cache_dir(cache_root, source)
+    os.makedirs(build_dir, exist_ok=True)
+    os.environ["TORCH_EXTENSIONS_DIR"] = build_dir
+    scratch = tempfile.mkdtemp(prefix="kmosaic-build-")
+
+    def work(report, phase):
+        phase("build")
+        programs.load_module("kmosaic_solution", source, path)
+        return {"ok": True}
+
+    out = spawn.run_child(scratch, [build_dir], {"timeout_s": timeout_s, "memory_mb": 32768, "file_mb": 4096},
+                          False, work)
+    res = out.get("result") or {}
+    if out["ended"] == "exit" and res.get("ok"):
+        return 0, ""
+    err = (res.get("error") or {}).get("message") or out["ended"]
+    return 1, err.splitlines()[0][:200] if err else out["ended"]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="kmosaic_harness build")
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args(argv)
+    if args.one:
+        code, err = _build_one(args.files[0], args.cache, args.timeout)
+        if err:
+            print(err)
+        return code
+    env = dict(os.environ, MAX_JOBS=os.environ.get("MAX_JOBS", "2"))
+    pending = list(args.files)
+    running = {}
+    failed = 0
+    start = time.monotonic()
+    while pending or running:
+        while pending and len(running) < args.jobs:
+            f = pending.pop(0)
+            p = subprocess.Popen([sys.executable, "-m", "kmosaic_harness", "build", "--one", "--cache", args.cache,
+                                  "--timeout", str(args.timeout), f], env=env, stdout=subprocess.PIPE, text=True)
+            running[p] = (f, time.monotonic())
+        for p in list(running):
+            if p.poll() is not None:
+                f, t0 = running.pop(p)
+                msg = (p.stdout.read() or "").strip()
+                failed += p.returncode != 0
+                print(f"{'built' if p.returncode == 0 else 'FAILED'}  {time.monotonic() - t0:6.1f} s  {f}"
+                      + (f"  ({msg})" if msg else ""), flush=True)
+        time.sleep(0.2)
+    print(f"{len(args.files)} file(s), {failed} failed, {time.monotonic() - start:.1f} s wall", flush=True)
+    return 1 if failed else 0

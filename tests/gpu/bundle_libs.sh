@@ -1,0 +1,21 @@
+#!/bin/sh
+# Copies what the kmosaic binary needs beyond glibc into device-libs/ (ignored), so that it runs on the GPU machine,
+# which has no Qt: Qt Core/Sql, ICU, their helpers, libcurl's tree, and the SQLite driver plugin.
+# Usage: tests/gpu/bundle_libs.sh BUILD_DIR     (then carry device-libs and BUILD_DIR/bin/kmosaic)
+set -eu
+build=${1:?usage: bundle_libs.sh BUILD_DIR}
+out=device-libs
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/plugins/sqldrivers" "$out/bin"
+cp "$build/bin/kmosaic" "$out/bin/"
+plugin=$(find /usr/lib/x86_64-linux-gnu/qt6/plugins/sqldrivers -name libqsqlite.so | head -1)
+cp -L "$plugin" "$out/plugins/sqldrivers/"
+for f in "$build/bin/kmosaic" "$plugin"; do
+  ldd "$f" | awk '/=> \// {print $3}'
+done | sort -u | while read -r lib; do
+  case "$(basename "$lib")" in
+    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libstdc++.so*|libgcc_s.so*) ;;
+    *) cp -L "$lib" "$out/lib/" ;;
+  esac
+done
+du -sh "$out"

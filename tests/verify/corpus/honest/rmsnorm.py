@@ -1,0 +1,45 @@
+# Honest CPU solution for task rmsnorm: per row, mean of squares, then x * inv_rms * weight (C++).
+# The parameter is named `weight` like the reference's, so the harness's state-dict copy applies.
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+cpp_source = r"""
+torch::Tensor rmsnorm_forward(torch::Tensor x, torch::Tensor weight, double eps) {
+    auto y = torch::empty_like(x);
+    const int64_t cols = x.size(-1);
+    const int64_t rows = cols == 0 ? 0 : x.numel() / cols;
+    const float* in = x.data_ptr<float>();
+    const float* w = weight.data_ptr<float>();
+    float* out = y.data_ptr<float>();
+    at::parallel_for(0, rows, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+            const float* a = in + r * cols;
+            double ss = 0.0;
+            for (int64_t c = 0; c < cols; ++c)
+                ss += static_cast<double>(a[c]) * a[c];
+            const float inv = static_cast<float>(1.0 / std::sqrt(ss / cols + eps));
+            for (int64_t c = 0; c < cols; ++c)
+                out[r * cols + c] = a[c] * inv * w[c];
+        }
+    });
+    return y;
+}
+"""
+
+_ext = load_inline(
+    name="kmc_honest_rmsnorm",
+    cpp_sources=cpp_source,
+    functions=["rmsnorm_forward"],
+    extra_cflags=["-O2"],
+)
+
+
+class ModelNew(nn.Module):
+    def __init__(self, hidden, eps):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.rand(hidden) + 0.5)
+
+    def forward(self, x):
+        return _ext.rmsnorm_forward(x.contiguous(), self.weight.contiguous(), self.eps)
