@@ -8,6 +8,7 @@ out=device-libs
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/plugins/sqldrivers" "$out/bin"
 cp "$build/bin/kmosaic" "$out/bin/"
+strip --strip-debug "$out/bin/kmosaic"
 plugin=$(find /usr/lib/x86_64-linux-gnu/qt6/plugins/sqldrivers -name libqsqlite.so | head -1)
 cp -L "$plugin" "$out/plugins/sqldrivers/"
 for f in "$build/bin/kmosaic" "$plugin"; do

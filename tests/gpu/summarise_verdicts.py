@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Helpers of tests/gpu/verify_gpu.sh.
 
-order MANIFEST OUT.json   writes the batch: honest solutions with each fault followed by an honest one, then the
+order MANIFEST OUT.json   writes the batch ($HONEST: comma-separated tasks whose honest solutions to take): honest solutions with each fault followed by an honest one, then the
                           tricks, then the compile error; file paths made absolute.
 table BATCH VERDICTS      prints a Markdown table of expected and obtained verdicts, and whether every verdict came
                           from the same worker process; exit 1 when any verdict differs from its expectation.
@@ -16,16 +16,24 @@ def order(manifest, out):
     entries = json.load(open(manifest))
     for e in entries:
         e["file"] = os.path.join(base, e["file"])
-    honest = [e for e in entries if e["expect"] == "PASSED"]
+    only = [t for t in os.environ.get("HONEST", "").split(",") if t]
+    honest = [e for e in entries if e["expect"] == "PASSED" and (not only or e["task"] in only)]
     faults = [e for e in entries if e["expect"] in ("RUNTIME_ERROR", "TIMEOUT")]
-    rest = [e for e in entries if e not in honest and e not in faults]
-    batch = []
+    rest = [e for e in entries if e["expect"] not in ("PASSED", "RUNTIME_ERROR", "TIMEOUT")]
+    # Tricks first; then the honest solutions with each fault followed by an honest one (same worker), the
+    # compile error before the last third.
+    tricks = [e for e in rest if e["expect"] != "COMPILE_ERROR"]
+    compile_errors = [e for e in rest if e["expect"] == "COMPILE_ERROR"]
+    batch = list(tricks)
     step = max(1, len(honest) // (len(faults) + 1))
     for i, e in enumerate(honest):
         batch.append(e)
-        if faults and (i + 1) % step == 0:
-            batch.append(faults.pop(0))
-    batch += faults + rest
+        if (i + 1) % step == 0:
+            if faults:
+                batch.append(faults.pop(0))
+            elif compile_errors:
+                batch.append(compile_errors.pop(0))
+    batch += faults + compile_errors
     json.dump(batch, open(out, "w"), indent=1)
 
 

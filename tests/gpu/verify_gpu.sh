@@ -9,9 +9,17 @@
 #   5. print the table (tests/gpu/summarise_verdicts.py).
 # Usage (on the GPU machine, repository root): bash tests/gpu/verify_gpu.sh OUT_DIR [batch|tools|all]
 set -u
-out=${1:?usage: verify_gpu.sh OUT_DIR [batch|tools|all]}
+final=${1:?usage: verify_gpu.sh OUT_DIR [batch|tools|all]}
 mode=${2:-all}
-mkdir -p "$out"
+# The device tool brings back only a few files: work elsewhere, and pack everything into OUT_DIR on any exit
+# (also when a stage is cut short by its time limit).
+out=$(mktemp -d)
+mkdir -p "$final"
+pack() {
+  cp "$out/table.md" "$final/" 2>/dev/null
+  tar czf "$final/results.tar.gz" -C "$out" . 2>/dev/null
+}
+trap pack EXIT
 root=$(pwd)
 export LD_LIBRARY_PATH=$root/device-libs/lib QT_PLUGIN_PATH=$root/device-libs/plugins
 export KMOSAIC_HARNESS_DIR=$root/resources/harness KMOSAIC_PYTHON=$(command -v python3) KMOSAIC_DB=$out/store.sqlite
@@ -24,17 +32,17 @@ python3 tests/gpu/summarise_verdicts.py order tests/gpu/solutions/manifest.json 
 if [ "$mode" != tools ]; then
 files=$(python3 -c 'import json,sys; print(" ".join(e["file"] for e in json.load(open(sys.argv[1]))))' "$out/batch.json")
 start=$(date +%s)
-python3 -m kmosaic_harness build --cache "$cache" --jobs 10 $files > "$out/build.txt" 2>&1
+MAX_JOBS=1 timeout ${BUILD_LIMIT:-200} python3 -m kmosaic_harness build --cache "$cache" --jobs 16 $files > "$out/build.txt" 2>&1
 echo "builds: $(( $(date +%s) - start )) s" >> "$out/build.txt"
 start=$(date +%s)
-"$k" verify --batch "$out/batch.json" --build-cache "$cache" --timeout 60 --json > "$out/verdicts.jsonl" 2> "$out/verify.log"
+timeout ${BATCH_LIMIT:-400} "$k" verify --batch "$out/batch.json" --build-cache "$cache" --timeout 40 --json > "$out/verdicts.jsonl" 2> "$out/verify.log"
 echo "batch rc=$? wall $(( $(date +%s) - start )) s" >> "$out/verify.log"
 python3 tests/gpu/summarise_verdicts.py table "$out/batch.json" "$out/verdicts.jsonl" | tee "$out/table.md"
 fi
 [ "$mode" = batch ] && exit 0
 honest=$(python3 -c 'import json,sys; print(next(e["file"] for e in json.load(open(sys.argv[1])) if e["expect"]=="PASSED"))' "$out/batch.json")
 htask=$(python3 -c 'import json,sys; print(next(e["task"] for e in json.load(open(sys.argv[1])) if e["expect"]=="PASSED"))' "$out/batch.json")
-"$k" verify --task "$htask" --solution "$honest" --build-cache "$cache" --ncu --memcheck --json --quiet \
+timeout ${TOOLS_LIMIT:-240} "$k" verify --task "$htask" --solution "$honest" --build-cache "$cache" --ncu --memcheck --json --quiet \
   > "$out/tools-honest.json" 2> "$out/tools-honest.log"
 python3 - "$out" <<'PY'
 import json, sys, os
@@ -55,6 +63,6 @@ spec = {"reference": open("tasks/silu/reference.py").read(), "solution": open("t
         "solution_path": "illegal_address.py", "values": {"batch": 2, "channels": 4, "height": 8, "width": 8}, "init_seed": 1, "seed": 2, "runs": 1}
 json.dump(spec, open(out + "/spec-illegal.json", "w"))
 PY
-TORCH_EXTENSIONS_DIR=/tmp/kmosaic-sanitizer-ext timeout 300 compute-sanitizer --tool memcheck --leak-check no --print-limit 20 \
+TORCH_EXTENSIONS_DIR=/tmp/kmosaic-sanitizer-ext timeout ${TOOLS_LIMIT:-240} compute-sanitizer --tool memcheck --leak-check no --print-limit 20 \
   --log-file "$out/memcheck-illegal.txt" python3 -m kmosaic_harness run-once "$out/spec-illegal.json" > "$out/memcheck-illegal.log" 2>&1
 echo "tools done"

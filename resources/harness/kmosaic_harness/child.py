@@ -34,8 +34,12 @@ def run(scratch, writable, limits, use_as_limit, body):
         sys.stderr = sys.stdout
         os.environ.update({
             "TMPDIR": scratch, "HOME": scratch, "CUDA_CACHE_PATH": os.path.join(scratch, ".nv"),
-            "PYTHONDONTWRITEBYTECODE": "1",
+            "XDG_CACHE_HOME": os.path.join(scratch, ".cache"), "PYTHONDONTWRITEBYTECODE": "1",
+            "TORCHINDUCTOR_CACHE_DIR": os.path.join(scratch, ".inductor"),
+            "TRITON_CACHE_DIR": os.path.join(scratch, ".triton"),
         })
+        import tempfile
+        tempfile.tempdir = scratch  # the worker resolved it before the fork
         report = sandbox.enter(scratch, writable, limits, use_as_limit)
         result = body(report, Phase(scratch))
         result["isolation"] = report

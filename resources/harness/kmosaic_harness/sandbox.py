@@ -28,7 +28,7 @@ ST_FLAGS = {  # statvfs f_flag -> mount flag that must be kept on a remount insi
 }
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
+_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 
 
 def _mount(source, target, flags):
@@ -71,7 +71,12 @@ def _keep_flags(path):
     return flags
 
 
-def _read_only_except(writable):
+# Kernel interfaces stay as they are: the CUDA driver fails (error 304) when /proc and /sys are read-only, and
+# they are not places where a file can be planted for a later process (/dev/shm gets a private tmpfs below).
+PSEUDO = ("/proc", "/sys")
+
+
+def _read_only_except(writable, private_tmpfs=True, keep_pseudo=PSEUDO):
     """Private mount namespace; binds each writable folder onto itself, then remounts every other mount read-only.
     Returns (description, list of problems)."""
     if _libc.unshare(CLONE_NEWNS) != 0:
@@ -80,6 +85,16 @@ def _read_only_except(writable):
     if err:
         return "none (mounts not private: " + err + ")", []
     problems = []
+    if private_tmpfs:
+        # The CUDA driver and torch want a writable /dev/shm (and tools a /tmp): each child gets empty, private ones
+        # that vanish with it, so nothing written there reaches another process.
+        for tmp in ("/dev/shm", "/tmp"):
+            if os.path.isdir(tmp) and not any(w == tmp or w.startswith(tmp + "/") for w in writable):
+                err = _libc.mount(b"tmpfs", tmp.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"size=1g,mode=1777")
+                if err != 0:
+                    problems.append(f"{tmp}: private tmpfs: {os.strerror(ctypes.get_errno())}")
+                else:
+                    writable = list(writable) + [tmp]
     for w in writable:
         err = _mount(w.encode(), w, MS_BIND | MS_REC)
         if err:
@@ -88,6 +103,8 @@ def _read_only_except(writable):
     left_writable = []
     for mp in reversed(_mount_points()):
         if mp in keep or any(mp.startswith(w.rstrip("/") + "/") for w in writable):
+            continue
+        if any(mp == p or mp.startswith(p + "/") for p in keep_pseudo):
             continue
         if _keep_flags(mp) & MS_RDONLY:
             continue

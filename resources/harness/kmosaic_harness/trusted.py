@@ -35,10 +35,22 @@ _WATCHED = [
 ]
 
 
+def _settle_lazy_patches():
+    """torch rebinds some of its own functions when a lazy module is first imported (torch._dynamo wraps
+    torch.manual_seed, for one; the profiler imports it). Import them before the snapshot so that only the solution
+    can change an identity afterwards."""
+    for name in ("torch._dynamo", "torch.profiler"):
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - absent in older torch: nothing to settle
+            pass
+
+
 class Trusted:
     """Snapshot of the watched functions; use its attributes, never the module globals, once a solution ran."""
 
     def __init__(self):
+        _settle_lazy_patches()
         self._ids = {}
         for name, get in _WATCHED:
             try:

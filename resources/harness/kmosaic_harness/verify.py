@@ -1,7 +1,10 @@
 """One verification: plan, reference child, solution child, judgement. Runs in the worker."""
+import json
 import os
 import random
 import shutil
+
+import torch
 
 from . import build, child_reference, tools, child_solution, judge, spawn, stats, tensorio
 
@@ -117,7 +120,6 @@ class Verification:
         if self.device == "cuda":
             self.worker.device_facts["env"] = {"launch_floor_ms": res.get("launch_floor_ms"), "gpu_props": res.get("gpu")}
             self.timing["l2_bytes"] = (res.get("gpu") or {}).get("l2_bytes")
-        ref_outs = self._read_reference(ref_dir, res)
         v["isolation"] = res.get("isolation")
 
         self.phase("solution")
@@ -147,10 +149,9 @@ class Verification:
         if sol["ended"] != "exit" or err or not sres:
             v["status"] = "RUNTIME_ERROR"
             v["error"] = self._child_error(sol, "the solution")
-            self._judge_trials(v, ref_outs, sol_dir, sres, partial=True)
+            self._judge(v, ref_dir, res, sol_dir, sres, partial=True)
             return v
-        self._judge_trials(v, ref_outs, sol_dir, sres)
-        self._judge_after(v, ref_outs, res, sol_dir, sres)
+        self._judge(v, ref_dir, res, sol_dir, sres)
         if self.device == "cuda" and v["status"] == "PASSED":
             for kind in ("ncu", "memcheck"):
                 if self.opts.get(kind):
@@ -174,6 +175,26 @@ class Verification:
                    f"(at: {out['phase']})"}
         err["log"] = out.get("log_tail", "")[-3000:]
         return err
+
+    def _judge(self, v, ref_dir, res, sol_dir, sres, partial=False):
+        """Compares in a child of its own: it may use every core and the GPU (the worker itself must stay free of
+        OpenMP pools and CUDA contexts to fork safely). The child never loads solution code."""
+        def work(report, phase):
+            torch.set_num_threads(self.worker.threads)
+            self.judge_device = "cuda" if self.device == "cuda" else "cpu"
+            phase("compare")
+            ref_outs = self._read_reference(ref_dir, res)
+            self._judge_trials(v, ref_outs, sol_dir, sres, partial)
+            if not partial:
+                self._judge_after(v, ref_outs, res, sol_dir, sres)
+            return {"verdict": v}
+
+        out = spawn.run_child(os.path.join(self.dir, "judge"), [], dict(self.limits, file_mb=16), False, work)
+        judged = (out.get("result") or {}).get("verdict")
+        if out["ended"] != "exit" or not isinstance(judged, dict):
+            raise RuntimeError("the comparison failed: " + json.dumps(self._child_error(out, "the judge"))[:2000])
+        v.clear()
+        v.update(judged)
 
     def _read_reference(self, ref_dir, res):
         outs = {}
@@ -215,11 +236,10 @@ class Verification:
                         elif isinstance(outs, Exception):
                             rec.update(ok=False, status="INCORRECT_SHAPE", message=f"unreadable output: {outs}")
                         else:
-                            rec.update(judge.compare(ref_outs[(ci, si)], outs, self.atol, self.rtol))
+                            rec.update(judge.compare(ref_outs[(ci, si)], outs, self.atol, self.rtol, self.judge_device))
                             if rerun and rec["ok"]:
                                 first = self._read_solution(sol_dir, f"sol_{ci}_{si}.bin")
-                                if isinstance(first, list) and not judge.same_within(first, outs, self.atol,
-                                                                                     self.rtol):
+                                if isinstance(first, list) and not judge.same_within(first, outs, self.atol, self.rtol, self.judge_device):
                                     rec.update(ok=False, status="INCORRECT_NUMERICAL",
                                                message="a re-run on the same inputs gave other values")
                                     rec.setdefault("checks", []).append("correctness.nondeterministic")
@@ -244,23 +264,26 @@ class Verification:
     def _judge_after(self, v, ref_outs, res, sol_dir, sres):
         again = self._read_solution(sol_dir, "sol_refagain.bin")
         if isinstance(again, list):
-            rec = judge.compare(ref_outs[(0, 0)], again, self.atol, self.rtol)
+            rec = judge.compare(ref_outs[(0, 0)], again, self.atol, self.rtol, self.judge_device)
             if not rec["ok"]:
                 self._add(v, "runtime.reference_disturbed", "the reference, run in the solution's process after it, "
                           "no longer matches its clean run: " + rec.get("message", ""))
         t = sres.get("timing")
         if not isinstance(t, dict):
             return
-        for idx, name in (t.get("timed_files") or {}).items():
+        # Outputs wrong in the trials are judged there; wrong only while timed is the "shortcut when timed" trick.
+        timed_files = (t.get("timed_files") or {}) if v["status"] == "PASSED" else {}
+        for idx, name in timed_files.items():
             outs = self._read_solution(sol_dir, name)
             if isinstance(outs, list):
-                rec = judge.compare(ref_outs["timed"], outs, self.atol, self.rtol)
+                rec = judge.compare(ref_outs["timed"], outs, self.atol, self.rtol, self.judge_device)
                 if not rec["ok"]:
                     self._add(v, "runtime.timed_outputs", f"the output of timed run {int(idx) + 1} is wrong: "
                               + rec.get("message", ""))
-        self._timing(v, t)
+        self._timing(v, t, judge_timing=v["status"] == "PASSED")
 
-    def _timing(self, v, t):
+    def _timing(self, v, t, judge_timing):
+        """Figures always; the timing checks only for correct outputs: a wrong solution's speed means nothing."""
         sol_ev = [float(x) for x in t.get("event_ms", [])]
         sol_wall = [float(x) for x in t.get("wall_ms", [])]
         ref_ev = [float(x) for x in self.ref_timing.get("event_ms", [])]
@@ -273,7 +296,7 @@ class Verification:
                   "speedup": r["median"] / s["median"] if s["median"] > 0 else None,
                   "speedup_ci95": stats.bootstrap_speedup_ci(ref_ev, sol_ev),
                   "samples_ms": {"solution": sol_ev, "reference": ref_ev}}
-        if self.device == "cuda":
+        if self.device == "cuda" and judge_timing:
             floor = (self.worker.device_facts.get("env") or {}).get("launch_floor_ms")
             timing["launch_floor_ms"] = floor
             if floor and s["median"] < floor:
