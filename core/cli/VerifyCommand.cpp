@@ -66,6 +66,7 @@ Result<VerifyOptions> optionsFrom(const QCommandLineParser& p)
     o.profile = !p.isSet(QStringLiteral("no-profile"));
     o.ncu = p.isSet(QStringLiteral("ncu"));
     o.memcheck = p.isSet(QStringLiteral("memcheck"));
+    o.compileBaseline = p.isSet(QStringLiteral("compile-baseline"));
     return o;
 }
 
@@ -119,13 +120,15 @@ Result<QList<Item>> batchItems(TaskStore& store, const QString& path, const Veri
                              QStringLiteral("%1: entry %2 needs \"task\" and \"file\"").arg(path).arg(index));
         auto task = storedTask(store, taskId);
         if (!task)
-            return makeError(task.error().code, QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(task.error().message));
+            return makeError(task.error().code,
+                             QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(task.error().message));
         Item item;
         item.job.task = task.value();
         item.job.solutionPath = base.filePath(file);
         auto source = readText(item.job.solutionPath, QStringLiteral("solution"));
         if (!source)
-            return makeError(source.error().code, QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(source.error().message));
+            return makeError(source.error().code,
+                             QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(source.error().message));
         item.job.solutionSource = source.value();
         item.job.options = options;
         item.stored = true;
@@ -169,29 +172,34 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("task"), QStringLiteral("The stored task to verify against."), QStringLiteral("ID")});
-    p.addOption({QStringLiteral("reference"), QStringLiteral("A reference program not in the store (nothing is stored)."),
-                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("reference"),
+                 QStringLiteral("A reference program not in the store (nothing is stored)."), QStringLiteral("FILE")});
     p.addOption({QStringLiteral("solution"), QStringLiteral("The solution file (KernelBench contract)."),
                  QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("batch"), QStringLiteral("A JSON array of {task, file}: verified one after another by "
-                                                         "one worker, each stored."),
+    p.addOption({QStringLiteral("batch"),
+                 QStringLiteral("A JSON array of {task, file}: verified one after another by "
+                                "one worker, each stored."),
                  QStringLiteral("FILE")});
     p.addOption({QStringLiteral("json"), QStringLiteral("Print the verdict as JSON (one line per verdict).")});
-    p.addOption({QStringLiteral("device"), QStringLiteral("auto, cpu or cuda."), QStringLiteral("D"),
-                 QStringLiteral("auto")});
+    p.addOption(
+        {QStringLiteral("device"), QStringLiteral("auto, cpu or cuda."), QStringLiteral("D"), QStringLiteral("auto")});
     p.addOption({QStringLiteral("config"), QStringLiteral("Configurations to run (repeatable, comma-separated)."),
                  QStringLiteral("NAME")});
-    p.addOption({QStringLiteral("seeds"), QStringLiteral("Correctness trials per configuration."), QStringLiteral("N")});
+    p.addOption(
+        {QStringLiteral("seeds"), QStringLiteral("Correctness trials per configuration."), QStringLiteral("N")});
     p.addOption({QStringLiteral("timing-runs"), QStringLiteral("Timed runs of each side."), QStringLiteral("N")});
-    p.addOption({QStringLiteral("timeout"), QStringLiteral("Wall-clock limit of each process, seconds."),
-                 QStringLiteral("S")});
+    p.addOption(
+        {QStringLiteral("timeout"), QStringLiteral("Wall-clock limit of each process, seconds."), QStringLiteral("S")});
     p.addOption({QStringLiteral("memory-mb"), QStringLiteral("Memory limit of each process."), QStringLiteral("MB")});
     p.addOption({QStringLiteral("file-mb"), QStringLiteral("File-size limit of each process."), QStringLiteral("MB")});
     p.addOption({QStringLiteral("build-cache"), QStringLiteral("Folder for extension builds, keyed by solution."),
                  QStringLiteral("DIR")});
     p.addOption({QStringLiteral("no-profile"), QStringLiteral("Skip the profiler attribution on a GPU.")});
-    p.addOption({QStringLiteral("ncu"), QStringLiteral("On a GPU, after a pass: Nsight Compute metrics of its kernels.")});
-    p.addOption({QStringLiteral("memcheck"), QStringLiteral("On a GPU, after a pass: a compute-sanitizer memcheck run.")});
+    p.addOption(
+        {QStringLiteral("ncu"), QStringLiteral("On a GPU, after a pass: Nsight Compute metrics of its kernels.")});
+    p.addOption(
+        {QStringLiteral("memcheck"), QStringLiteral("On a GPU, after a pass: a compute-sanitizer memcheck run.")});
+    p.addOption({QStringLiteral("compile-baseline"), QStringLiteral("Also time torch.compile of the reference.")});
     p.addOption({QStringLiteral("no-store"), QStringLiteral("Do not store the solution and its verdict.")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")});
     if (!parseArgs(p, QStringLiteral("verify"), args, io))
@@ -234,17 +242,18 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     int done = 0;
     for (const Item& item : items.value()) {
         ++done;
-        const QString label = total > 1 ? QStringLiteral("[%1/%2] %3").arg(done).arg(total).arg(item.job.solutionPath)
-                                        : QString();
+        const QString label =
+            total > 1 ? QStringLiteral("[%1/%2] %3").arg(done).arg(total).arg(item.job.solutionPath) : QString();
         const Verdict verdict = verifyAndWait(verifier, item.job, [&](const QString& phase) {
             if (!quiet)
                 io.err << "kmosaic verify: " << (label.isEmpty() ? QString() : label + QStringLiteral(": ")) << phase
-                       << "...\n" << Qt::flush;
+                       << "...\n"
+                       << Qt::flush;
         });
         Verdict stored = verdict;
         if (item.stored) {
-            auto solution =
-                verdicts.addSolution(item.job.task.id, item.job.solutionSource, QStringLiteral("manual"), defaultActor());
+            auto solution = verdicts.addSolution(item.job.task.id, item.job.solutionSource, QStringLiteral("manual"),
+                                                 defaultActor());
             auto saved = solution ? verdicts.addVerdict(solution->id, verdict, defaultActor())
                                   : Result<Verdict>(solution.error());
             if (!saved) {

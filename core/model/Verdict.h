@@ -41,8 +41,8 @@ QString toString(Finding::Severity s);  // "error", "warning"
 
 // A compiler message located in the solution file (through the load_inline source map).
 struct SolutionDiagnostic {
-    QString severity;  // error, warning, note
-    int line = 0;      // line of the solution .py; 0 when it maps to none
+    QString severity;       // error, warning, note
+    int line = 0;           // line of the solution .py; 0 when it maps to none
     QString generatedFile;  // where the compiler reported it (cuda.cu, main.cpp)
     int generatedLine = 0;
     QString message;
@@ -71,7 +71,7 @@ struct Solution {
     qint64 id = 0;
     QString taskId;
     QString code;
-    QString codeHash;  // sha256 hex of code
+    QString codeHash;                           // sha256 hex of code
     QString origin = QStringLiteral("manual");  // manual, agent, import
     QDateTime createdAt;
 };

@@ -11,7 +11,7 @@ class Executor : public QObject {
     Q_OBJECT
 public:
     using QObject::QObject;
-    virtual QString name() const = 0;  // "local", "slurm": recorded with every verdict
+    virtual QString name() const = 0;             // "local", "slurm": recorded with every verdict
     virtual QString workerIsolation() const = 0;  // what the executor puts around the worker (network namespace)
     // Queues one verify request (without id); finished() comes later with the same ticket.
     virtual quint64 submit(const QVariantMap& request) = 0;

@@ -23,9 +23,9 @@ HarnessWorker::HarnessWorker(HarnessLaunch launch, QObject* parent) : QObject(pa
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart && !m_dead) {
             m_dead = true;
-            const QString why = QStringLiteral("the harness worker could not be started (%1 %2): %3")
-                                    .arg(m_launch.program, m_launch.arguments.join(QLatin1Char(' ')),
-                                         m_process.errorString());
+            const QString why =
+                QStringLiteral("the harness worker could not be started (%1 %2): %3")
+                    .arg(m_launch.program, m_launch.arguments.join(QLatin1Char(' ')), m_process.errorString());
             qCWarning(lcVerify).noquote() << why;
             Q_EMIT died(why);
         }
@@ -79,8 +79,8 @@ void HarnessWorker::readLines()
         json::ParseError pe;
         const auto parsed = json::parse(line, &pe);
         if (!parsed || parsed->typeId() != QMetaType::QVariantMap) {
-            qCWarning(lcVerify).noquote() << "harness worker wrote a line that is not a JSON object:"
-                                          << QString::fromUtf8(line.left(200));
+            qCWarning(lcVerify).noquote()
+                << "harness worker wrote a line that is not a JSON object:" << QString::fromUtf8(line.left(200));
             continue;
         }
         const QVariantMap msg = parsed->toMap();
@@ -108,8 +108,8 @@ void HarnessWorker::onFinished(int code, QProcess::ExitStatus status)
         return;
     m_dead = true;
     m_ready = false;
-    const QString how = status == QProcess::CrashExit ? QStringLiteral("crashed")
-                                                      : QStringLiteral("exited with code %1").arg(code);
+    const QString how =
+        status == QProcess::CrashExit ? QStringLiteral("crashed") : QStringLiteral("exited with code %1").arg(code);
     const QString tail = stderrTail().right(2000).trimmed();
     Q_EMIT died(QStringLiteral("the harness worker %1%2").arg(how, tail.isEmpty() ? QString() : ": " + tail));
 }

@@ -52,7 +52,8 @@ void LocalExecutor::ensureWorker()
     m_worker = std::make_unique<HarnessWorker>(m_launch);
     connect(m_worker.get(), &HarnessWorker::ready, this, [this](const QVariantMap& hello) {
         if (!hello.value(QStringLiteral("ok")).toBool())
-            onDied(QStringLiteral("the harness worker refused hello: ") + hello.value(QStringLiteral("error")).toString());
+            onDied(QStringLiteral("the harness worker refused hello: ") +
+                   hello.value(QStringLiteral("error")).toString());
         else
             pump();
     });
@@ -82,7 +83,8 @@ void LocalExecutor::pump()
 int LocalExecutor::deadlineMs(const QVariantMap& request)
 {
     // Two children (reference, solution), each within the per-child limit, plus the worker's own judging.
-    const double childS = request.value(QStringLiteral("options")).toMap().value(QStringLiteral("timeout_s"), 300).toDouble();
+    const double childS =
+        request.value(QStringLiteral("options")).toMap().value(QStringLiteral("timeout_s"), 300).toDouble();
     return int(qMin(2.0 * childS + 120.0, 86400.0) * 1000.0);
 }
 
@@ -92,7 +94,8 @@ void LocalExecutor::onReply(qint64 id, const QVariantMap& reply)
         return;
     if (!reply.value(QStringLiteral("ok")).toBool()) {
         const QVariantMap err = reply.value(QStringLiteral("error")).toMap();
-        finishCurrent({}, QStringLiteral("the harness refused the request: ") + err.value(QStringLiteral("message")).toString());
+        finishCurrent({}, QStringLiteral("the harness refused the request: ") +
+                              err.value(QStringLiteral("message")).toString());
         return;
     }
     finishCurrent(reply.value(QStringLiteral("verdict")).toMap(), {});

@@ -1,6 +1,8 @@
 #include "verify/VerdictAssembly.h"
 
 #include "toolchain/CompilerDiagnostics.h"
+#include "toolchain/NcuReport.h"
+#include "toolchain/SanitizerReport.h"
 #include "verify/InlineSourceMap.h"
 
 #include <QFileInfo>
@@ -46,6 +48,52 @@ QString sourceFor(const QVariantMap& generated, const QString& file)
             return it.value().toString();
     }
     return {};
+}
+
+// The raw CSV of ncu replaced by one entry per kernel; the raw text kept (cut) only when it does not parse.
+QVariantMap ncuEvidence(QVariantMap ncu)
+{
+    const QString output = ncu.take(QStringLiteral("output")).toString();
+    if (output.isEmpty())
+        return ncu;
+    const Result<QList<NcuKernel>> parsed = parseNcuCsv(output);
+    if (parsed) {
+        ncu.insert(QStringLiteral("kernels"), summariseNcu(parsed.value()));
+    } else {
+        ncu.insert(QStringLiteral("output"), output.left(20000));
+        ncu.insert(QStringLiteral("parse_error"), parsed.error().message);
+    }
+    return ncu;
+}
+
+QVariantMap memcheckEvidence(QVariantMap memcheck, const SanitizerReport& r)
+{
+    QVariantList errors;
+    for (const SanitizerError& x : r.errors.mid(0, 5)) {
+        errors << QVariantMap{{QStringLiteral("kind"), x.kind},
+                              {QStringLiteral("kernel"), x.kernel},
+                              {QStringLiteral("thread"), x.thread},
+                              {QStringLiteral("block"), x.block},
+                              {QStringLiteral("detail"), x.detail}};
+    }
+    memcheck.insert(QStringLiteral("complete"), r.complete);
+    memcheck.insert(QStringLiteral("error_count"), r.errorCount);
+    memcheck.insert(QStringLiteral("errors"), errors);
+    return memcheck;
+}
+
+QString memcheckMessage(const SanitizerReport& r)
+{
+    QString line = QStringLiteral("compute-sanitizer memcheck: %1 error(s)").arg(r.errorCount);
+    if (!r.complete)
+        line += QStringLiteral(" (report cut short)");
+    if (!r.errors.isEmpty()) {
+        const SanitizerError& first = r.errors.first();
+        line += QStringLiteral("; first: ") + first.kind;
+        if (!first.kernel.isEmpty())
+            line += QStringLiteral(" in ") + first.kernel;
+    }
+    return line;
 }
 
 }  // namespace
@@ -107,8 +155,16 @@ QString summarise(const Verdict& v)
         const QVariantMap f = e.value(QStringLiteral("failure")).toMap();
         return QStringLiteral("configuration '%1', seed %2: %3").arg(str(f, "config"), str(f, "seed"), str(f, "message"));
     }
-    default:
-        return e.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString().left(300);
+    default: {
+        const QString message = e.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString();
+        if (message.isEmpty() && v.status == VerdictStatus::RuntimeError) {  // the outputs were right: memcheck
+            for (const Finding& f : v.findings) {
+                if (f.check == QLatin1String("sanitizer.memcheck"))
+                    return f.message.left(300);
+            }
+        }
+        return message.left(300);
+    }
     }
 }
 
@@ -146,6 +202,20 @@ Verdict assembleVerdict(const AssemblyInput& in)
     if (str(err, "kind") == QLatin1String("syntax"))
         v.diagnostics.append({QStringLiteral("error"), err.value(QStringLiteral("line")).toInt(), QString(), 0,
                               str(err, "message")});
+    if (e.contains(QStringLiteral("ncu")))
+        e.insert(QStringLiteral("ncu"), ncuEvidence(e.value(QStringLiteral("ncu")).toMap()));
+    QVariantMap memcheck = e.value(QStringLiteral("memcheck")).toMap();
+    if (memcheck.contains(QStringLiteral("output"))) {
+        const SanitizerReport r = parseMemcheck(memcheck.take(QStringLiteral("output")).toString());
+        e.insert(QStringLiteral("memcheck"), memcheckEvidence(memcheck, r));
+        // Errors the outputs did not show (an out-of-bounds write that hit nothing checked) still fail a pass.
+        if (r.errorCount > 0) {
+            v.findings.append(
+                {QStringLiteral("sanitizer.memcheck"), Finding::Severity::Warning, 0, memcheckMessage(r)});
+            if (v.status == VerdictStatus::Passed)
+                v.status = VerdictStatus::RuntimeError;
+        }
+    }
     // Static findings of severity error make the verdict a reward hack, whatever the outputs were.
     const bool staticHack = std::any_of(in.staticFindings.cbegin(), in.staticFindings.cend(),
                                         [](const Finding& f) { return f.severity == Finding::Severity::Error; });

@@ -14,16 +14,15 @@ Verifier::Verifier(Executor& executor, QObject* parent) : QObject(parent), m_exe
         if (m_pending.contains(t))
             Q_EMIT phase(t, p);
     });
-    connect(&m_executor, &Executor::finished, this,
-            [this](quint64 t, const QVariantMap& harness, const QString& error) {
-                const auto it = m_pending.find(t);
-                if (it == m_pending.end())
-                    return;
-                AssemblyInput in{harness, error, it->findings, it->source, m_executor.name(),
-                                 m_executor.workerIsolation()};
-                m_pending.erase(it);
-                Q_EMIT verdictReady(t, assembleVerdict(in));
-            });
+    connect(
+        &m_executor, &Executor::finished, this, [this](quint64 t, const QVariantMap& harness, const QString& error) {
+            const auto it = m_pending.find(t);
+            if (it == m_pending.end())
+                return;
+            AssemblyInput in{harness, error, it->findings, it->source, m_executor.name(), m_executor.workerIsolation()};
+            m_pending.erase(it);
+            Q_EMIT verdictReady(t, assembleVerdict(in));
+        });
 }
 
 QVariantMap Verifier::request(const VerifyJob& job)
@@ -38,8 +37,10 @@ QVariantMap Verifier::request(const VerifyJob& job)
                      {QStringLiteral("dtype"), t.dtype},
                      {QStringLiteral("configs"), configs},
                      {QStringLiteral("forbidden_ops"), t.forbiddenOps},
-                     {QStringLiteral("tolerance"), QVariantMap{{QStringLiteral("atol"), tol.atol},
-                                                               {QStringLiteral("rtol"), tol.rtol}}}};
+                     {QStringLiteral("flops_formula"), t.flopsFormula},
+                     {QStringLiteral("bytes_formula"), t.bytesFormula},
+                     {QStringLiteral("tolerance"),
+                      QVariantMap{{QStringLiteral("atol"), tol.atol}, {QStringLiteral("rtol"), tol.rtol}}}};
     const VerifyOptions& o = job.options;
     QVariantMap options{{QStringLiteral("device"), o.device},
                         {QStringLiteral("seeds"), o.seeds},
@@ -48,7 +49,8 @@ QVariantMap Verifier::request(const VerifyJob& job)
                         {QStringLiteral("file_mb"), o.fileMb},
                         {QStringLiteral("profile"), o.profile},
                         {QStringLiteral("ncu"), o.ncu},
-                        {QStringLiteral("memcheck"), o.memcheck}};
+                        {QStringLiteral("memcheck"), o.memcheck},
+                        {QStringLiteral("compile_baseline"), o.compileBaseline}};
     if (!o.configs.isEmpty())
         options.insert(QStringLiteral("configs"), o.configs);
     if (o.timingRuns > 0)
@@ -56,8 +58,8 @@ QVariantMap Verifier::request(const VerifyJob& job)
     if (!o.buildCache.isEmpty())
         options.insert(QStringLiteral("build_cache"), o.buildCache);
     return {{QStringLiteral("task"), task},
-            {QStringLiteral("solution"), QVariantMap{{QStringLiteral("source"), job.solutionSource},
-                                                     {QStringLiteral("path"), job.solutionPath}}},
+            {QStringLiteral("solution"),
+             QVariantMap{{QStringLiteral("source"), job.solutionSource}, {QStringLiteral("path"), job.solutionPath}}},
             {QStringLiteral("options"), options}};
 }
 

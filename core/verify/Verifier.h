@@ -24,8 +24,9 @@ struct VerifyOptions {
     int fileMb = 1024;
     QString buildCache;  // empty: the worker's own scratch
     bool profile = true;
-    bool ncu = false;       // Nsight Compute metrics of the solution's kernels (GPU, after a pass)
-    bool memcheck = false;  // compute-sanitizer memcheck of the solution (GPU, after a pass)
+    bool ncu = false;              // Nsight Compute metrics of the solution's kernels (GPU, after a pass)
+    bool memcheck = false;         // compute-sanitizer memcheck of the solution (GPU, after a pass)
+    bool compileBaseline = false;  // time torch.compile of the reference as a second baseline
 };
 
 struct VerifyJob {

@@ -67,7 +67,8 @@ VerifyJob TestVerifierCorpus::job(const QString& taskId, const QString& file) co
         j.solutionSource = QString::fromUtf8(f.readAll());
     j.solutionPath = file;
     j.options.device = QStringLiteral("cpu");
-    j.options.timeoutS = 90;  // CPU extension builds take ~20 s on two cores
+    // A cold CPU extension build takes ~40 s on two cores; the rest need seconds (and the infinite loop costs this).
+    j.options.timeoutS = j.solutionSource.contains(QLatin1String("load_inline")) ? 150 : 30;
     j.options.memoryMb = 4096;
     j.options.fileMb = 64;
     j.options.buildCache = QStringLiteral(KMOSAIC_VERIFY_BUILD_CACHE);
@@ -105,12 +106,12 @@ void TestVerifierCorpus::corpus()
     QVERIFY2(!j.task.reference.isEmpty(), qPrintable("bundled task not found: " + task));
     QVERIFY2(!j.solutionSource.isEmpty(), qPrintable("corpus file not found: " + file));
     const Verdict v = verifyAndWait(*m_verifier, j);
-    const QString what = QStringLiteral("%1: got %2 (%3); checks: %4")
-                             .arg(file, toString(v.status), v.summary, checksOf(v));
+    const QString what =
+        QStringLiteral("%1: got %2 (%3); checks: %4").arg(file, toString(v.status), v.summary, checksOf(v));
     QVERIFY2(toString(v.status) == expect, qPrintable(what));
     for (const QString& c : checks) {
-        const bool fired = std::any_of(v.findings.cbegin(), v.findings.cend(),
-                                       [&](const Finding& f) { return f.check == c; });
+        const bool fired =
+            std::any_of(v.findings.cbegin(), v.findings.cend(), [&](const Finding& f) { return f.check == c; });
         QVERIFY2(fired, qPrintable(QStringLiteral("%1 did not fire; %2").arg(c, what)));
     }
     if (expect == QLatin1String("PASSED")) {
@@ -121,10 +122,13 @@ void TestVerifierCorpus::corpus()
         QVERIFY(!v.evidence.value(QStringLiteral("trials")).toList().isEmpty());
     }
     if (errorLine > 0) {
-        const bool located = std::any_of(v.diagnostics.cbegin(), v.diagnostics.cend(), [&](const SolutionDiagnostic& d) {
-            return d.severity == QLatin1String("error") && d.line == errorLine;
-        });
-        QVERIFY2(located, qPrintable(QStringLiteral("no error diagnostic at line %1; summary: %2").arg(errorLine).arg(v.summary)));
+        const bool located =
+            std::any_of(v.diagnostics.cbegin(), v.diagnostics.cend(), [&](const SolutionDiagnostic& d) {
+                return d.severity == QLatin1String("error") && d.line == errorLine;
+            });
+        QVERIFY2(
+            located,
+            qPrintable(QStringLiteral("no error diagnostic at line %1; summary: %2").arg(errorLine).arg(v.summary)));
     }
     QVERIFY2(!v.isolation.isEmpty(), "the verdict must record the isolation in force");
 }
@@ -136,8 +140,8 @@ void TestVerifierCorpus::workerSurvivesAndStaysWarm()
         const QVariantMap m = e.toMap();
         if (m.value(QStringLiteral("expect")).toString() != QLatin1String("PASSED"))
             continue;
-        const Verdict v = verifyAndWait(*m_verifier, job(m.value(QStringLiteral("task")).toString(),
-                                                         m.value(QStringLiteral("file")).toString()));
+        const Verdict v = verifyAndWait(
+            *m_verifier, job(m.value(QStringLiteral("task")).toString(), m.value(QStringLiteral("file")).toString()));
         QCOMPARE(toString(v.status), QStringLiteral("PASSED"));
         QVERIFY2(v.evidence.value(QStringLiteral("build")).toMap().value(QStringLiteral("cached")).toBool(),
                  "a second verification of the same solution reuses its build");

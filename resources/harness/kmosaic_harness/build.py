@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from . import programs, spawn
+from . import buildstamp, programs, spawn
 
 
 def cache_dir(cache_root, source):
@@ -27,6 +27,7 @@ def _build_one(path, cache_root, timeout_s):
 
     def work(report, phase):
         phase("build")
+        buildstamp.install()
         programs.load_module("kmosaic_solution", source, path)
         return {"ok": True}
 

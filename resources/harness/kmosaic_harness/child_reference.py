@@ -53,6 +53,37 @@ def body(plan, scratch):
             ev, wall, kept = timing.run(T, lambda: model(*inputs), device, t["runs"], t["warmup"], flush, keep=(-1,))
             tensorio.write(os.path.join(scratch, "ref_timed.bin"), programs.flatten_outputs(list(kept.values())[0]))
             result["timing"] = {"event_ms": ev, "wall_ms": wall}
+            result["bytes"] = _formula(plan.get("bytes_formula"), ref)
+            result["flops"] = _formula(plan.get("flops_formula"), ref)
+            if device == "cuda" and "copy_gbps" not in plan:
+                phase("copy bandwidth")
+                result["copy_gbps"] = timing.copy_bandwidth_gbps(T, torch)
+            if plan.get("compile_baseline"):
+                phase("torch.compile baseline")
+                result["compiled"] = _compiled(T, model, inputs, device, t, flush)
         return result
 
     return work
+
+
+def _formula(expr, module):
+    """A task's FLOP or byte count over the reference's constants (curated task data, evaluated without builtins)."""
+    if not expr:
+        return None
+    names = {k: v for k, v in vars(module).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    try:
+        value = eval(expr, {"__builtins__": {}}, names)  # noqa: S307 - task metadata, not solution code
+    except Exception:  # noqa: BLE001
+        return None
+    return float(value) if isinstance(value, (int, float)) and value > 0 else None
+
+
+def _compiled(T, model, inputs, device, t, flush):
+    if not hasattr(torch, "compile"):
+        return {"error": f"torch {torch.__version__} has no torch.compile"}
+    try:
+        compiled = torch.compile(model)
+        ev, _, _ = timing.run(T, lambda: compiled(*inputs), device, t["runs"], max(t["warmup"], 3), flush, keep=())
+        return {"event_ms": ev}
+    except Exception as e:  # noqa: BLE001 - the optional baseline failing is evidence, not an invalid reference
+        return {"error": f"{type(e).__name__}: {e}"[:500]}

@@ -7,7 +7,7 @@ import re
 
 import torch
 
-from . import probes, programs, tensorio, timing
+from . import buildstamp, probes, programs, tensorio, timing
 from .programs import ProgramError
 from .trusted import Trusted
 
@@ -39,6 +39,7 @@ def _build_sources(cache_dir, limit=400_000):
 
 def _load_solution(plan, T, phase):
     phase("build")
+    buildstamp.install()
     cache = plan["build_dir"]
     cached = bool(glob.glob(os.path.join(cache, "**", "*.so"), recursive=True))
     t0 = T.perf_counter()

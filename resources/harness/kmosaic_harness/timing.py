@@ -50,3 +50,22 @@ def launch_floor_ms(T, torch):
             samples.append(start.elapsed_time(end))
     samples.sort()
     return samples[len(samples) // 2]
+
+
+def copy_bandwidth_gbps(T, torch):
+    """Device-to-device copy bandwidth (read + write bytes per second): the memory ceiling of the plausibility bound."""
+    n = 256 << 20  # bytes
+    a = torch.empty(n // 4, dtype=torch.float32, device="cuda")
+    b = torch.empty_like(a)
+    samples = []
+    for i in range(12):
+        start, end = T.Event(enable_timing=True), T.Event(enable_timing=True)
+        T.synchronize()
+        start.record()
+        b.copy_(a)
+        end.record()
+        T.synchronize()
+        if i >= 2:
+            samples.append(start.elapsed_time(end))
+    samples.sort()
+    return 2 * n / (samples[len(samples) // 2] * 1e-3) / 1e9

@@ -10,7 +10,7 @@ import sys
 
 import torch
 
-from . import programs, spawn
+from . import buildstamp, programs, spawn
 
 NCU_METRICS = [
     "gpu__time_duration.sum",
@@ -35,6 +35,7 @@ def run_once_main(argv):
     with open(argv[0]) as f:
         spec = json.load(f)
     programs.exact_fp32()
+    buildstamp.install()
     ref = programs.load_module("kmosaic_reference", spec["reference"], "reference.py")
     sol = programs.load_module("kmosaic_solution", spec["solution"], spec["solution_path"])
     programs.apply_config(ref, spec["values"])

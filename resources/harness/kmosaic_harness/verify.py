@@ -90,9 +90,15 @@ class Verification:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def _plan(self):
-        return {"device": self.device, "configs": self.configs, "seeds": self.seeds, "init_seed": self.init_seed,
+        plan = {"device": self.device, "configs": self.configs, "seeds": self.seeds, "init_seed": self.init_seed,
                 "timing": self.timing, "reference": self.task["reference"], "threads": self.worker.threads,
-                "profile": bool(self.opts.get("profile", True))}
+                "profile": bool(self.opts.get("profile", True)),
+                "compile_baseline": bool(self.opts.get("compile_baseline", False)),
+                "bytes_formula": self.task.get("bytes_formula") or "", "flops_formula": self.task.get("flops_formula") or ""}
+        gbps = (self.worker.device_facts.get("env") or {}).get("copy_gbps")
+        if gbps:
+            plan["copy_gbps"] = gbps
+        return plan
 
     # -- the run ------------------------------------------------------------------------------------------------
     def run(self):
@@ -118,7 +124,10 @@ class Verification:
             v["error"] = self._child_error(ref, "the reference")
             return v
         if self.device == "cuda":
-            self.worker.device_facts["env"] = {"launch_floor_ms": res.get("launch_floor_ms"), "gpu_props": res.get("gpu")}
+            facts = self.worker.device_facts.setdefault("env", {})
+            facts.update({"launch_floor_ms": res.get("launch_floor_ms"), "gpu_props": res.get("gpu")})
+            if res.get("copy_gbps"):
+                facts["copy_gbps"] = res["copy_gbps"]
             self.timing["l2_bytes"] = (res.get("gpu") or {}).get("l2_bytes")
         v["isolation"] = res.get("isolation")
 
@@ -204,6 +213,7 @@ class Verification:
                 outs[(ci, si)] = tensorio.read(os.path.join(ref_dir, f"ref_{ci}_{si}.bin"), limit)
         outs["timed"] = tensorio.read(os.path.join(ref_dir, "ref_timed.bin"), limit)
         self.ref_timing = res.get("timing") or {}
+        self.ref_facts = {k: res.get(k) for k in ("bytes", "flops", "compiled")}
         return outs
 
     def _read_solution(self, sol_dir, name):
@@ -315,4 +325,30 @@ class Verification:
                 elif share < LIBRARY_WARNING_SHARE:
                     self._add(v, "runtime.library_only", f"{share:.0%} of the GPU time is in the solution's own "
                               "kernels", severity="warning")
+        self._bounds(v, timing, s["median"], judge_timing)
         v["timing"] = timing
+
+    def _bounds(self, v, timing, sol_median, judge_timing):
+        """torch.compile as a second baseline; the speed-of-light floor from the task's byte count and the measured
+        copy bandwidth: a median under it is flagged for a human."""
+        facts = getattr(self, "ref_facts", {})
+        compiled = facts.get("compiled")
+        if isinstance(compiled, dict):
+            if compiled.get("event_ms"):
+                c = stats.summary([float(x) for x in compiled["event_ms"]])
+                timing["compiled_ms"] = c
+                timing["speedup_vs_compiled"] = c["median"] / sol_median if sol_median > 0 else None
+            else:
+                timing["compiled_error"] = compiled.get("error")
+        if facts.get("flops"):
+            timing["flops"] = facts["flops"]
+            timing["tflops"] = facts["flops"] / (sol_median * 1e-3) / 1e12 if sol_median > 0 else None
+        gbps = (self.worker.device_facts.get("env") or {}).get("copy_gbps")
+        if facts.get("bytes") and gbps and self.device == "cuda":
+            floor_ms = facts["bytes"] / (gbps * 1e9) * 1e3
+            timing["bytes"] = facts["bytes"]
+            timing["memory_floor_ms"] = floor_ms
+            if judge_timing and sol_median < 0.8 * floor_ms:
+                self._add(v, "timing.implausible", f"median {sol_median:.4f} ms is under the memory floor of this task "
+                          f"on this GPU ({facts['bytes'] / 1e6:.1f} MB at {gbps:.0f} GB/s = {floor_ms:.4f} ms)",
+                          severity="warning")
