@@ -112,11 +112,16 @@ Result<QList<NcuKernel>> parseNcuCsv(const QString& text)
     QList<NcuKernel> out;
     QHash<QString, qsizetype> launchIndex;  // "ID/Process ID" -> index in out
     QStringList fields;
+    QString ncuError;  // ncu's first complaint, for the message when no table follows
     for (qsizetype n = 0; n < lines.size(); ++n) {
         QString line = lines[n];
         if (line.endsWith(QLatin1Char('\r')))
             line.chop(1);
-        const QString where = QStringLiteral("line %1 of the Nsight Compute output").arg(n + 1);
+        const auto where = [n] {
+            return QStringLiteral("line %1 of the Nsight Compute output").arg(n + 1);
+        };
+        if (line.startsWith(QLatin1String("==ERROR==")) && ncuError.isEmpty())
+            ncuError = line;
         if (line.trimmed().isEmpty() || line.startsWith(QLatin1String("==")))  // ==PROF==, ==WARNING==, ==ERROR==
             continue;
         if (header.isEmpty()) {
@@ -127,25 +132,26 @@ Result<QList<NcuKernel>> parseNcuCsv(const QString& text)
             col = columnsOf(header);
             if (col.id < 0 || col.name < 0 || col.metric < 0 || col.unit < 0 || col.value < 0)
                 return makeError(ErrorCode::InvalidInput,
-                                 where + QStringLiteral(": the header lacks one of ID, Kernel Name, Metric Name, "
-                                                        "Metric Unit, Metric Value (was it run with --csv?)"),
+                                 where() + QStringLiteral(": the header lacks one of ID, Kernel Name, Metric Name, "
+                                                          "Metric Unit, Metric Value (was it run with --csv?)"),
                                  line);
             continue;
         }
         if (!splitCsv(line, fields))
-            return makeError(ErrorCode::InvalidInput, where + QStringLiteral(": a quoted field is not closed"), line);
+            return makeError(ErrorCode::InvalidInput, where() + QStringLiteral(": a quoted field is not closed"), line);
         if (fields == header)  // a repeated header (one per profiled process)
             continue;
         if (fields.size() != header.size())
             return makeError(
                 ErrorCode::InvalidInput,
-                where + QStringLiteral(": %1 fields where the header has %2").arg(fields.size()).arg(header.size()),
+                where() + QStringLiteral(": %1 fields where the header has %2").arg(fields.size()).arg(header.size()),
                 line);
         bool idOk = false;
         const int id = fields[col.id].toInt(&idOk);
         if (!idOk)
             return makeError(ErrorCode::InvalidInput,
-                             where + QStringLiteral(": the launch ID '%1' is not a number").arg(fields[col.id]), line);
+                             where() + QStringLiteral(": the launch ID '%1' is not a number").arg(fields[col.id]),
+                             line);
         const QString key = fields[col.id] + QLatin1Char('/') + field(fields, col.pid);
         auto it = launchIndex.constFind(key);
         if (it == launchIndex.cend()) {
@@ -157,7 +163,8 @@ Result<QList<NcuKernel>> parseNcuCsv(const QString& text)
     }
     if (header.isEmpty())
         return makeError(ErrorCode::InvalidInput,
-                         QStringLiteral("no header row (\"ID\",…,\"Metric Value\") in the Nsight Compute output"),
+                         QStringLiteral("no header row (\"ID\",…,\"Metric Value\") in the Nsight Compute output") +
+                             (ncuError.isEmpty() ? QString() : QStringLiteral("; ncu said: ") + ncuError),
                          text.left(2000));
     return out;
 }
@@ -165,14 +172,12 @@ Result<QList<NcuKernel>> parseNcuCsv(const QString& text)
 QVariantMap ncuKeyFigures(const NcuKernel& k)
 {
     QVariantMap out{{QStringLiteral("name"), k.name}};
-    const auto metric = [&k](const char* name) {
-        return k.metrics.value(QLatin1String(name));
+    const auto metric = [&k](const char* name) -> const NcuMetric* {
+        const auto it = k.metrics.constFind(QLatin1String(name));
+        return it == k.metrics.cend() ? nullptr : &it.value();
     };
-    const auto has = [&k](const char* name) {
-        return k.metrics.contains(QLatin1String(name));
-    };
-    if (has("gpu__time_duration.sum")) {
-        if (const auto us = microseconds(metric("gpu__time_duration.sum")))
+    if (const NcuMetric* m = metric("gpu__time_duration.sum")) {
+        if (const auto us = microseconds(*m))
             out.insert(QStringLiteral("duration_us"), *us);
     }
     const std::pair<const char*, const char*> percents[] = {
@@ -181,8 +186,8 @@ QVariantMap ncuKeyFigures(const NcuKernel& k)
         {"achieved_occupancy_pct", "sm__warps_active.avg.pct_of_peak_sustained_active"},
     };
     for (const auto& [key, name] : percents) {
-        if (has(name) && !std::isnan(metric(name).value))
-            out.insert(QLatin1String(key), metric(name).value);
+        if (const NcuMetric* m = metric(name); m && !std::isnan(m->value))
+            out.insert(QLatin1String(key), m->value);
     }
     const std::tuple<const char*, const char*, QLatin1String> counts[] = {
         {"registers", "launch__registers_per_thread", QLatin1String("register")},
@@ -192,9 +197,8 @@ QVariantMap ncuKeyFigures(const NcuKernel& k)
         {"local_stores", "smsp__sass_inst_executed_op_local_st.sum", QLatin1String("inst")},
     };
     for (const auto& [key, name, base] : counts) {
-        if (!has(name))
-            continue;
-        if (const auto n = count(metric(name), base))
+        const NcuMetric* m = metric(name);
+        if (const auto n = m ? count(*m, base) : std::nullopt)
             out.insert(QLatin1String(key), *n);
     }
     return out;

@@ -128,7 +128,8 @@ QString summarise(const Verdict& v)
     case VerdictStatus::Passed: {
         const QVariantMap t = e.value(QStringLiteral("timing")).toMap();
         if (!v.speedup)
-            return QStringLiteral("correct on %1").arg(e.value(QStringLiteral("configs_run")).toStringList().join(", "));
+            return QStringLiteral("correct on %1")
+                .arg(e.value(QStringLiteral("configs_run")).toStringList().join(", "));
         const QVariantList ci = t.value(QStringLiteral("speedup_ci95")).toList();
         QString line = QStringLiteral("%1x over eager").arg(*v.speedup, 0, 'f', 2);
         if (ci.size() == 2)
@@ -153,7 +154,8 @@ QString summarise(const Verdict& v)
     case VerdictStatus::IncorrectDtype:
     case VerdictStatus::IncorrectNumerical: {
         const QVariantMap f = e.value(QStringLiteral("failure")).toMap();
-        return QStringLiteral("configuration '%1', seed %2: %3").arg(str(f, "config"), str(f, "seed"), str(f, "message"));
+        return QStringLiteral("configuration '%1', seed %2: %3")
+            .arg(str(f, "config"), str(f, "seed"), str(f, "message"));
     }
     default: {
         const QString message = e.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString();
@@ -200,8 +202,8 @@ Verdict assembleVerdict(const AssemblyInput& in)
         e.insert(QStringLiteral("build"), build);
     const QVariantMap err = e.value(QStringLiteral("error")).toMap();
     if (str(err, "kind") == QLatin1String("syntax"))
-        v.diagnostics.append({QStringLiteral("error"), err.value(QStringLiteral("line")).toInt(), QString(), 0,
-                              str(err, "message")});
+        v.diagnostics.append(
+            {QStringLiteral("error"), err.value(QStringLiteral("line")).toInt(), QString(), 0, str(err, "message")});
     if (e.contains(QStringLiteral("ncu")))
         e.insert(QStringLiteral("ncu"), ncuEvidence(e.value(QStringLiteral("ncu")).toMap()));
     QVariantMap memcheck = e.value(QStringLiteral("memcheck")).toMap();

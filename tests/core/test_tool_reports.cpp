@@ -23,10 +23,9 @@ const char* const kHeader = R"("ID","Process ID","Process Name","Host Name","Ker
 // One ncu row of launch `id` of kernel `name`.
 QString row(int id, const QString& name, const QString& metric, const QString& unit, const QString& value)
 {
-    return QStringLiteral(R"("%1","1","python3","host","%2","1","7","(256, 1, 1)","(32, 1, 1)","0","9.0",)"
-                          R"("Command line profiler metrics","%3","%4","%5")")
-        .arg(id)
-        .arg(name, metric, unit, value);
+    static const char* const pattern = R"x("%1","1","python3","host","%2","1","7","(256, 1, 1)","(32, 1, 1)",)x"
+                                       R"x("0","9.0","Command line profiler metrics","%3","%4","%5")x";
+    return QString::fromLatin1(pattern).arg(id).arg(name, metric, unit, value);
 }
 
 // A memcheck error block as compute-sanitizer prints it.
@@ -195,7 +194,8 @@ private Q_SLOTS:
         QTest::newRow("empty") << ""
                                << "no header row";
         QTest::newRow("only ncu's own lines") << "==PROF== Connected to process 1\n==ERROR== no kernels were profiled\n"
-                                              << "no header row";
+                                              << "no header row (\"ID\",…,\"Metric Value\") in the Nsight Compute "
+                                                 "output; ncu said: ==ERROR== no kernels were profiled";
         QTest::newRow("not csv") << "hello\nworld,1,2\n"
                                  << "no header row";
         QTest::newRow("too few fields") << QString("==PROF== x\n" + h + ok + "\n\"1\",\"2\"\n")

@@ -1,0 +1,146 @@
+// `kmosaic verify` end to end through the real binary, store and harness: a verdict is printed, stored with its
+// solution, listed and shown; a batch runs through one worker; bad usage and missing files get clear errors.
+
+#include "util/Json.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <unistd.h>
+
+namespace {
+struct Run {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run kmosaic(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(KMOSAIC_CLI), args);
+    if (!p.waitForFinished(240000))
+        qFatal("kmosaic %s did not finish", qPrintable(args.join(' ')));
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+const QString kCorpus = QStringLiteral(KMOSAIC_TEST_SOURCE_DIR "/verify/corpus");
+
+QVariantMap jsonLine(const QString& line)
+{
+    km::json::ParseError pe;
+    return km::json::parse(line.toUtf8(), &pe).value_or(QVariant()).toMap();
+}
+}  // namespace
+
+class TestVerifyCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_db = m_dir.filePath(QStringLiteral("store.sqlite"));
+        for (const char* id : {"leaky-relu", "silu"}) {
+            const Run r = kmosaic({"--db", m_db, "import", QStringLiteral(KMOSAIC_TASKS_DIR "/") + id});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+    }
+
+    void verdictIsPrintedStoredListedAndShown()
+    {
+        const Run r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution",
+                               kCorpus + "/tricks/try_fallback.py", "--json", "--quiet"});
+        QCOMPARE(r.code, 3);  // a verdict other than PASSED
+        const QVariantMap v = jsonLine(r.out.trimmed());
+        QCOMPARE(v.value("status").toString(), QStringLiteral("REWARD_HACK"));
+        QVERIFY(v.value("id").toLongLong() > 0);
+        QVERIFY(v.value("isolation").toString().contains(QLatin1String("filesystem")));
+        bool staticFinding = false;
+        for (const QVariant& f : v.value("findings").toList())
+            staticFinding |= f.toMap().value("check").toString() == QLatin1String("static.try_fallback");
+        QVERIFY(staticFinding);
+
+        const Run list = kmosaic({"--db", m_db, "verdicts", "list", "--task", "leaky-relu"});
+        QCOMPARE(list.code, 0);
+        QVERIFY2(list.out.contains(QLatin1String("REWARD_HACK")), qPrintable(list.out));
+        const Run show = kmosaic({"--db", m_db, "verdicts", "show", v.value("id").toString()});
+        QCOMPARE(show.code, 0);
+        QVERIFY2(show.out.contains(QLatin1String("static.try_fallback")), qPrintable(show.out));
+        QVERIFY2(show.out.contains(QLatin1String("isolation:")), qPrintable(show.out));
+
+        // The same code again is the same stored solution with a second verdict.
+        const Run again = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution",
+                                   kCorpus + "/tricks/try_fallback.py", "--json", "--quiet"});
+        QCOMPARE(jsonLine(again.out.trimmed()).value("solution_id"), v.value("solution_id"));
+    }
+
+    void batchRunsThroughOneWorker()
+    {
+        QFile batch(m_dir.filePath(QStringLiteral("batch.json")));
+        QVERIFY(batch.open(QIODevice::WriteOnly));
+        batch.write(QStringLiteral(R"([{"task": "silu", "file": "%1/malformed/segfault.py"},
+                                       {"task": "silu", "file": "%1/tricks/thread_obfuscated.py"},
+                                       {"task": "leaky-relu", "file": "%1/malformed/wrong_shape.py"}])")
+                        .arg(kCorpus)
+                        .toUtf8());
+        batch.close();
+        const Run r = kmosaic({"--db", m_db, "verify", "--batch", batch.fileName(), "--json", "--quiet"});
+        QCOMPARE(r.code, 3);
+        const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 3);
+        const QStringList expected{"RUNTIME_ERROR", "REWARD_HACK", "INCORRECT_SHAPE"};
+        QSet<qint64> workers;
+        for (int i = 0; i < 3; ++i) {
+            const QVariantMap v = jsonLine(lines[i]);
+            QCOMPARE(v.value("status").toString(), expected[i]);
+            workers.insert(v.value("environment").toMap().value("worker_pid").toLongLong());
+        }
+        QCOMPARE(workers.size(), 1);  // the segfault cost one child, not the worker
+    }
+
+    void solutionCannotWriteOutsideItsScratch()
+    {
+        QFile::remove(QStringLiteral("/tmp/kmosaic-escape-marker"));
+        const Run r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution",
+                               kCorpus + "/escape/write_outside_scratch.py", "--json", "--quiet"});
+        const QVariantMap v = jsonLine(r.out.trimmed());
+        QVERIFY2(v.value("status").toString() == QLatin1String("PASSED"), qPrintable(r.out + r.err));
+        QVERIFY(!QFile::exists(QStringLiteral("/tmp/kmosaic-escape-marker")));
+        const QString isolation = v.value("isolation").toString();
+        QVERIFY2(isolation.contains(QLatin1String("filesystem: read-only except scratch")), qPrintable(isolation));
+        QProcess probe;
+        QStringList args{QStringLiteral("--net")};
+        if (geteuid() != 0)
+            args << QStringLiteral("--user") << QStringLiteral("--map-root-user");
+        probe.start(QStringLiteral("unshare"), args << QStringLiteral("--") << QStringLiteral("true"));
+        if (!probe.waitForFinished(10000) || probe.exitCode() != 0)
+            QSKIP("unshare --net does not work here; the verdict says so instead");
+        QVERIFY2(isolation.contains(QLatin1String("network: netns (loopback only)")), qPrintable(isolation));
+    }
+
+    void badInputGetsClearErrors()
+    {
+        Run r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QLatin1String("--solution")));
+        r = kmosaic(
+            {"--db", m_db, "verify", "--task", "no-such-task", "--solution", kCorpus + "/tricks/try_fallback.py"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("no-such-task")), qPrintable(r.err));
+        r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution", m_dir.filePath("missing.py")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("does not exist")), qPrintable(r.err));
+        r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution", kCorpus + "/tricks/try_fallback.py",
+                     "--seeds", "0"});
+        QCOMPARE(r.code, 2);
+        r = kmosaic({"--db", m_db, "verify", "--batch", m_dir.filePath("missing.json")});
+        QCOMPARE(r.code, 1);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_db;
+};
+
+QTEST_GUILESS_MAIN(TestVerifyCli)
+#include "test_verify_cli.moc"
