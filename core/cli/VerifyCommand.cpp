@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 namespace km::cli {
 
@@ -62,7 +63,11 @@ Result<VerifyOptions> optionsFrom(const QCommandLineParser& p)
     o.timeoutS = timeout.value();
     o.memoryMb = memory.value();
     o.fileMb = files.value();
-    o.buildCache = p.value(QStringLiteral("build-cache"));
+    // Builds outlive the command: a solution verified again (or by the next batch) does not build again.
+    o.buildCache = p.isSet(QStringLiteral("build-cache"))
+                       ? p.value(QStringLiteral("build-cache"))
+                       : QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
+                             QStringLiteral("/kmosaic/builds");
     o.profile = !p.isSet(QStringLiteral("no-profile"));
     o.ncu = p.isSet(QStringLiteral("ncu"));
     o.memcheck = p.isSet(QStringLiteral("memcheck"));
@@ -192,7 +197,8 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         {QStringLiteral("timeout"), QStringLiteral("Wall-clock limit of each process, seconds."), QStringLiteral("S")});
     p.addOption({QStringLiteral("memory-mb"), QStringLiteral("Memory limit of each process."), QStringLiteral("MB")});
     p.addOption({QStringLiteral("file-mb"), QStringLiteral("File-size limit of each process."), QStringLiteral("MB")});
-    p.addOption({QStringLiteral("build-cache"), QStringLiteral("Folder for extension builds, keyed by solution."),
+    p.addOption({QStringLiteral("build-cache"),
+                 QStringLiteral("Folder for extension builds, keyed by solution (default ~/.cache/kmosaic/builds)."),
                  QStringLiteral("DIR")});
     p.addOption({QStringLiteral("no-profile"), QStringLiteral("Skip the profiler attribution on a GPU.")});
     p.addOption(
