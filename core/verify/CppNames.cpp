@@ -1,19 +1,11 @@
 #include "verify/CppNames.h"
 
+#include "verify/Identifiers.h"
 #include "verify/InlineSourceMap.h"
 
 namespace km {
 
 namespace {
-
-bool isNameStart(QChar c)
-{
-    return c.isLetter() || c == QLatin1Char('_');
-}
-bool isNameChar(QChar c)
-{
-    return c.isLetterOrNumber() || c == QLatin1Char('_');
-}
 
 // One-line Python strings: the simple escapes decoded (a "\n" in the value stays on the token's line).
 QString decodeOneLine(const QString& raw, bool isRaw)
@@ -65,7 +57,7 @@ void collectNames(const QString& value, const QList<int>& lines, QList<CppName>*
     while (i < s.size()) {
         if (s[i] == QLatin1Char('\n'))
             ++lineIndex;
-        if (!isNameStart(s[i]) || (i > 0 && isNameChar(s[i - 1]))) {
+        if (!isIdentifierStart(s[i]) || (i > 0 && isIdentifierChar(s[i - 1]))) {
             ++i;
             continue;
         }
@@ -83,7 +75,7 @@ void collectNames(const QString& value, const QList<int>& lines, QList<CppName>*
         int lastLine = lineIndex;
         while (true) {
             qsizetype j = end;
-            while (j < s.size() && isNameChar(s[j]))
+            while (j < s.size() && isIdentifierChar(s[j]))
                 ++j;
             name.parts.append(s.mid(end, j - end));
             end = j;
@@ -91,7 +83,7 @@ void collectNames(const QString& value, const QList<int>& lines, QList<CppName>*
             if (s.mid(k, 2) != QLatin1String("::"))
                 break;
             k = skipSpaces(s, k + 2);
-            if (k >= s.size() || !isNameStart(s[k]))
+            if (k >= s.size() || !isIdentifierStart(s[k]))
                 break;
             lastLine = lineIndex + int(s.mid(i, k - i).count(QLatin1Char('\n')));
             end = k;
@@ -128,7 +120,7 @@ QString blankCppCommentsAndLiterals(const QString& source)
             const qsizetype stop = e < 0 ? s.size() : e + 2;
             blank(i, stop);
             i = stop;
-        } else if (s[i] == QLatin1Char('"') || (s[i] == QLatin1Char('\'') && (i == 0 || !isNameChar(s[i - 1])))) {
+        } else if (s[i] == QLatin1Char('"') || (s[i] == QLatin1Char('\'') && (i == 0 || !isIdentifierChar(s[i - 1])))) {
             // A string or character literal; a quote after a digit is a digit separator (1'000).
             const QChar q = s[i];
             qsizetype k = i + 1;

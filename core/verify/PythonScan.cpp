@@ -1,20 +1,13 @@
 #include "verify/PythonScan.h"
 
+#include "verify/Identifiers.h"
+
 #include <QHash>
 #include <QSet>
 
 namespace km {
 
 namespace {
-
-bool isNameStart(QChar c)
-{
-    return c.isLetter() || c == QLatin1Char('_');
-}
-bool isNameChar(QChar c)
-{
-    return c.isLetterOrNumber() || c == QLatin1Char('_');
-}
 
 bool isStringPrefix(const QString& name)
 {
@@ -55,7 +48,7 @@ public:
             } else if (c.isDigit() || (c == QLatin1Char('.') && m_i + 1 < m_s.size() && m_s[m_i + 1].isDigit())) {
                 number();
                 continue;
-            } else if (isNameStart(c)) {
+            } else if (isIdentifierStart(c)) {
                 name();
                 continue;
             } else if (!c.isSpace()) {
@@ -112,7 +105,7 @@ private:
     {
         m_tokenStart = m_i;
         qsizetype j = m_i;
-        while (j < m_s.size() && isNameChar(m_s[j]))
+        while (j < m_s.size() && isIdentifierChar(m_s[j]))
             ++j;
         const QString word = m_s.mid(m_i, j - m_i);
         if (j < m_s.size() && (m_s[j] == QLatin1Char('"') || m_s[j] == QLatin1Char('\'')) && isStringPrefix(word)) {
@@ -128,7 +121,7 @@ private:
     {
         m_tokenStart = m_i;
         qsizetype j = m_i;
-        while (j < m_s.size() && (isNameChar(m_s[j]) || m_s[j] == QLatin1Char('.') ||
+        while (j < m_s.size() && (isIdentifierChar(m_s[j]) || m_s[j] == QLatin1Char('.') ||
                                   ((m_s[j] == QLatin1Char('+') || m_s[j] == QLatin1Char('-')) &&
                                    (m_s[j - 1] == QLatin1Char('e') || m_s[j - 1] == QLatin1Char('E')))))
             ++j;
