@@ -27,6 +27,7 @@ Commands:
                            record a review decision (draft, in_review, accepted, rejected, needs_changes)
   verify --solution FILE (--task ID | --reference FILE) [--json] [--device auto|cpu|cuda] [--config NAME]
          [--seeds N] [--timing-runs N] [--timeout S] [--memory-mb MB] [--file-mb MB] [--build-cache DIR]
+         [--build-cache-max-gb GB]
          [--no-profile] [--ncu] [--memcheck] [--compile-baseline] [--no-store] [--quiet]
   verify --batch FILE [options]   a JSON array of {task, file}: verified by one worker, each verdict stored
                            compile, run and judge a solution; the verdict is stored with the solution

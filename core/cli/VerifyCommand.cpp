@@ -68,6 +68,12 @@ Result<VerifyOptions> optionsFrom(const QCommandLineParser& p)
                        ? p.value(QStringLiteral("build-cache"))
                        : QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
                              QStringLiteral("/kmosaic/builds");
+    if (p.isSet(QStringLiteral("build-cache-max-gb"))) {
+        bool ok = false;
+        o.buildCacheMaxGb = p.value(QStringLiteral("build-cache-max-gb")).toDouble(&ok);
+        if (!ok || o.buildCacheMaxGb < 0)
+            return makeError(ErrorCode::InvalidInput, QStringLiteral("--build-cache-max-gb needs a size in GB >= 0"));
+    }
     o.profile = !p.isSet(QStringLiteral("no-profile"));
     o.ncu = p.isSet(QStringLiteral("ncu"));
     o.memcheck = p.isSet(QStringLiteral("memcheck"));
@@ -200,6 +206,9 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     p.addOption({QStringLiteral("build-cache"),
                  QStringLiteral("Folder for extension builds, keyed by solution (default ~/.cache/kmosaic/builds)."),
                  QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("build-cache-max-gb"),
+                 QStringLiteral("Bound of the build cache; least recently used builds go first (default 20)."),
+                 QStringLiteral("GB")});
     p.addOption({QStringLiteral("no-profile"), QStringLiteral("Skip the profiler attribution on a GPU.")});
     p.addOption(
         {QStringLiteral("ncu"), QStringLiteral("On a GPU, after a pass: Nsight Compute metrics of its kernels.")});

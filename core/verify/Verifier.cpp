@@ -57,6 +57,7 @@ QVariantMap Verifier::request(const VerifyJob& job)
         options.insert(QStringLiteral("timing_runs"), o.timingRuns);
     if (!o.buildCache.isEmpty())
         options.insert(QStringLiteral("build_cache"), o.buildCache);
+    options.insert(QStringLiteral("build_cache_max_gb"), o.buildCacheMaxGb);
     return {{QStringLiteral("task"), task},
             {QStringLiteral("solution"),
              QVariantMap{{QStringLiteral("source"), job.solutionSource}, {QStringLiteral("path"), job.solutionPath}}},

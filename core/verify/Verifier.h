@@ -22,7 +22,8 @@ struct VerifyOptions {
     double timeoutS = 300;
     int memoryMb = 16384;
     int fileMb = 1024;
-    QString buildCache;  // empty: the worker's own scratch
+    QString buildCache;           // empty: the worker's own scratch
+    double buildCacheMaxGb = 20;  // least recently used builds are evicted beyond this
     bool profile = true;
     bool ncu = false;              // Nsight Compute metrics of the solution's kernels (GPU, after a pass)
     bool memcheck = false;         // compute-sanitizer memcheck of the solution (GPU, after a pass)

@@ -6,7 +6,7 @@ import shutil
 
 import torch
 
-from . import build, child_reference, tools, child_solution, judge, spawn, stats, tensorio
+from . import build, buildcache, child_reference, tools, child_solution, judge, spawn, stats, tensorio
 
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
@@ -59,8 +59,11 @@ class Verification:
                        "runs": int(opts.get("timing_runs", 10 if cpu else 100)),
                        "warmup": int(opts.get("warmup_runs", 2 if cpu else 10))}
         cache_root = opts.get("build_cache") or os.path.join(worker.scratch_root, "build-cache")
+        self.cache_root = cache_root
+        self.cache_max_bytes = int(float(opts.get("build_cache_max_gb", 20)) * (1 << 30))
         self.build_dir = build.cache_dir(cache_root, sol["source"])
         os.makedirs(self.build_dir, exist_ok=True)
+        buildcache.touch(self.build_dir)
 
     @staticmethod
     def _configs(task, opts, cpu):
@@ -88,6 +91,7 @@ class Verification:
 
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+        buildcache.evict(self.cache_root, self.cache_max_bytes)
 
     def _plan(self):
         plan = {"device": self.device, "configs": self.configs, "seeds": self.seeds, "init_seed": self.init_seed,

@@ -1,0 +1,52 @@
+"""The build cache's bound: least recently used entries go first, entries in use or building never."""
+import os
+import tempfile
+import time
+import unittest
+
+from kmosaic_harness import buildcache
+
+
+def entry(root, name, size, used):
+    path = os.path.join(root, name)
+    os.makedirs(os.path.join(path, "ext"))
+    with open(os.path.join(path, "ext", "ext.so"), "wb") as f:
+        f.write(b"\0" * size)
+    os.utime(path, (used, used))
+    return path
+
+
+class Eviction(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp()
+        self.now = time.time()
+
+    def test_least_recently_used_go_first_until_the_cache_fits(self):
+        entry(self.root, "old", 1000, self.now - 5000)
+        entry(self.root, "mid", 1000, self.now - 4000)
+        entry(self.root, "new", 1000, self.now - 3000)
+        removed = buildcache.evict(self.root, max_bytes=1500, grace_s=600, now=self.now)
+        self.assertEqual(removed, ["old", "mid"])
+        self.assertEqual(sorted(os.listdir(self.root)), ["new"])
+
+    def test_recent_and_building_entries_stay(self):
+        entry(self.root, "recent", 1000, self.now - 10)
+        busy = entry(self.root, "building", 1000, self.now - 5000)
+        open(os.path.join(busy, "ext", "lock"), "w").close()
+        removed = buildcache.evict(self.root, max_bytes=0, grace_s=600, now=self.now)
+        self.assertEqual(removed, [])
+        self.assertEqual(sorted(os.listdir(self.root)), ["building", "recent"])
+
+    def test_touch_marks_an_entry_as_used(self):
+        a = entry(self.root, "a", 1000, self.now - 5000)
+        entry(self.root, "b", 1000, self.now - 4000)
+        buildcache.touch(a)
+        removed = buildcache.evict(self.root, max_bytes=1500, grace_s=0, now=time.time() + 1)
+        self.assertEqual(removed, ["b"])
+
+    def test_a_missing_cache_is_no_error(self):
+        self.assertEqual(buildcache.evict(os.path.join(self.root, "absent"), 0), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
