@@ -162,7 +162,10 @@ class Verification:
         if sol["ended"] != "exit" or err or not sres:
             v["status"] = "RUNTIME_ERROR"
             v["error"] = self._child_error(sol, "the solution")
-            self._judge(v, ref_dir, res, sol_dir, sres, partial=True)
+            try:  # the trials that finished before the failure are evidence; their judging is not essential
+                self._judge(v, ref_dir, res, sol_dir, sres, partial=True)
+            except RuntimeError as e:
+                v["error"]["judging"] = str(e)[:500]
             return v
         self._judge(v, ref_dir, res, sol_dir, sres)
         if self.device == "cuda" and v["status"] == "PASSED":
