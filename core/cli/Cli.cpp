@@ -27,10 +27,10 @@ Commands:
                            record a review decision (draft, in_review, accepted, rejected, needs_changes)
   verify --solution FILE (--task ID | --reference FILE) [--json] [--device auto|cpu|cuda] [--config NAME]
          [--seeds N] [--timing-runs N] [--timeout S] [--memory-mb MB] [--file-mb MB] [--build-cache DIR]
-         [--build-cache-max-gb GB]
-         [--no-profile] [--ncu] [--memcheck] [--compile-baseline] [--no-store] [--quiet]
-  verify --batch FILE [options]   a JSON array of {task, file}: verified by one worker, each verdict stored
+         [--build-cache-max-gb GB] [--no-profile] [--ncu] [--memcheck] [--compile-baseline] [--no-store] [--quiet]
                            compile, run and judge a solution; the verdict is stored with the solution
+  verify --batch FILE [verify options]
+                           a JSON array of {task, file}: verified one after another by one worker, each stored
   verdicts list [--task ID] [--status S[,S]] [--solution N] [--limit N] [--json]
                            list stored verdicts, newest first (S: PASSED, COMPILE_ERROR, REWARD_HACK, ...)
   verdicts show ID [--json]
