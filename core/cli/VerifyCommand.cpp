@@ -1,6 +1,7 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
 #include "cli/VerdictText.h"
+#include "curate/TaskFolder.h"
 #include "store/TaskStore.h"
 #include "store/VerdictStore.h"
 #include "util/Json.h"
@@ -9,7 +10,6 @@
 #include "verify/Verifier.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -19,15 +19,15 @@ namespace {
 
 Result<QString> readText(const QString& path, const QString& what)
 {
-    QFile f(path);
-    if (!QFileInfo(path).isFile())
+    const QFileInfo info(path);
+    if (!info.isFile())
         return makeError(ErrorCode::NotFound, QStringLiteral("%1 %2 does not exist or is not a file").arg(what, path));
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(ErrorCode::Io, QStringLiteral("cannot read %1 %2: %3").arg(what, path, f.errorString()));
-    const QByteArray bytes = f.read(16 * 1024 * 1024 + 1);
-    if (bytes.size() > 16 * 1024 * 1024)
+    if (info.size() > 16 * 1024 * 1024)
         return makeError(ErrorCode::InvalidInput, QStringLiteral("%1 %2 is larger than 16 MiB").arg(what, path));
-    return QString::fromUtf8(bytes);
+    auto text = readUtf8File(path);
+    if (!text)
+        return makeError(text.error().code, what + QLatin1Char(' ') + text.error().message);
+    return text;
 }
 
 Result<int> intOption(const QCommandLineParser& p, const QString& name, int min, int fallback)

@@ -12,10 +12,8 @@ def body(plan, scratch):
     def work(report, phase):
         T = Trusted()
         device = plan["device"]
-        torch.set_num_threads(plan.get("threads", torch.get_num_threads()))
-        programs.exact_fp32()
         phase("load")
-        ref = programs.load_module("kmosaic_reference", plan["reference"], "reference.py")
+        ref = programs.start_child(plan)
         result = {"configs": [], "randomised": []}
         if device == "cuda":
             phase("launch floor")

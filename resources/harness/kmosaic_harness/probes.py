@@ -67,20 +67,15 @@ def poison_allocator(device, expected):
     del keep
 
 
-def profile(plan, ref, sol, own_names):
-    """Share of GPU kernel time spent in the solution's own kernels, from one profiled forward."""
+def profile(forward, own_names):
+    """Share of GPU kernel time spent in the solution's own kernels, from one profiled call of `forward` (the timed
+    model on the timing inputs)."""
     from torch.profiler import ProfilerActivity
     from torch.profiler import profile as torch_profile
-    from . import programs
-    t = plan["timing"]
-    programs.apply_config(ref, plan["configs"][t["config_index"]]["values"])
-    ref_model, _ = programs.build_reference(ref, plan["init_seed"], "cuda")
-    model, _ = programs.build_solution(sol, ref, ref_model, plan["init_seed"], "cuda")
-    inputs = programs.make_inputs(ref, t["seed"], "cuda")
-    model(*inputs)
+    forward()
     torch.cuda.synchronize()
     with torch_profile(activities=[ProfilerActivity.CUDA]) as prof:
-        model(*inputs)
+        forward()
         torch.cuda.synchronize()
     kernels = {}
     for e in prof.events():

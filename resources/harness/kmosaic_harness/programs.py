@@ -25,6 +25,13 @@ def exact_fp32():
     torch.backends.cudnn.allow_tf32 = False
 
 
+def start_child(plan):
+    """What every child that runs the reference does first: its thread count, exact fp32, the reference module."""
+    torch.set_num_threads(plan.get("threads", torch.get_num_threads()))
+    exact_fp32()
+    return load_module("kmosaic_reference", plan["reference"], "reference.py")
+
+
 def load_module(name, source, filename):
     """Executes `source` as a fresh module registered under `name`. SyntaxError becomes ProgramError('syntax')."""
     try:
