@@ -268,6 +268,14 @@ private Q_SLOTS:
             << "(0,0,0)"
             << "Access to 0x8376ae800800 is out of bounds\nand is 4,397,908,100,609 bytes after the nearest "
                "allocation at 0x7f76b6c00000 of size 512 bytes";
+        QTest::newRow("recorded illegal address, complete, print limit 20")
+            << recorded("sanitizer/memcheck-illegal-address-complete-h200.txt") << true << 514 << 20
+            << "Invalid __global__ write of size 4 bytes"
+            << "silu_far_kernel"
+            << "(0,0,0)"
+            << "(0,0,0)"
+            << "Access to 0x830e46800800 is out of bounds\nand is 4,397,908,100,609 bytes after the nearest "
+               "allocation at 0x7f0e4ec00000 of size 512 bytes";
         QTest::newRow("API error")
             << "========= COMPUTE-SANITIZER\n"
                "========= Program hit cudaErrorIllegalAddress (error 700) due to \"an illegal memory access was "

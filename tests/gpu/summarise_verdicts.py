@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Helpers of tests/gpu/verify_gpu.sh.
 
-order MANIFEST OUT.json   writes the batch ($HONEST: comma-separated tasks whose honest solutions to take): honest solutions with each fault followed by an honest one, then the
+order MANIFEST OUT.json   writes the batch ($HONEST: comma-separated tasks whose honest solutions to take; $SKIP:
+                          comma-separated manifest entries, "dir/name.py", to leave out): honest solutions with each
+                          fault followed by an honest one, then the
                           tricks, then the compile error; file paths made absolute.
 table BATCH VERDICTS      prints a Markdown table of expected and obtained verdicts, and whether every verdict came
                           from the same worker process; exit 1 when any verdict differs from its expectation.
@@ -17,6 +19,8 @@ def order(manifest, out):
     for e in entries:
         e["file"] = os.path.join(base, e["file"])
     only = [t for t in os.environ.get("HONEST", "").split(",") if t]
+    skip = {t for t in os.environ.get("SKIP", "").split(",") if t}  # "dir/name.py" entries already verified
+    entries = [e for e in entries if os.path.relpath(e["file"], base) not in skip]
     honest = [e for e in entries if e["expect"] == "PASSED" and (not only or e["task"] in only)]
     faults = [e for e in entries if e["expect"] in ("RUNTIME_ERROR", "TIMEOUT")]
     rest = [e for e in entries if e["expect"] not in ("PASSED", "RUNTIME_ERROR", "TIMEOUT")]

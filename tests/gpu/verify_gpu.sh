@@ -40,8 +40,9 @@ echo "batch rc=$? wall $(( $(date +%s) - start )) s" >> "$out/verify.log"
 python3 tests/gpu/summarise_verdicts.py table "$out/batch.json" "$out/verdicts.jsonl" | tee "$out/table.md"
 fi
 [ "$mode" = batch ] && exit 0
-honest=$(python3 -c 'import json,sys; print(next(e["file"] for e in json.load(open(sys.argv[1])) if e["expect"]=="PASSED"))' "$out/batch.json")
-htask=$(python3 -c 'import json,sys; print(next(e["task"] for e in json.load(open(sys.argv[1])) if e["expect"]=="PASSED"))' "$out/batch.json")
+# The solution for the tools: $TOOLS_TASK's honest one, or the batch's first honest solution.
+honest=$(python3 -c 'import json,sys,os; print(next(e["file"] for e in json.load(open(sys.argv[1])) if e["expect"]=="PASSED" and e["task"]==os.environ.get("TOOLS_TASK",e["task"])))' "$out/batch.json")
+htask=$(python3 -c 'import json,sys,os; print(next(e["task"] for e in json.load(open(sys.argv[1])) if e["expect"]=="PASSED" and e["task"]==os.environ.get("TOOLS_TASK",e["task"])))' "$out/batch.json")
 timeout ${TOOLS_LIMIT:-240} "$k" verify --task "$htask" --solution "$honest" --build-cache "$cache" --ncu --memcheck --json --quiet \
   > "$out/tools-honest.json" 2> "$out/tools-honest.log"
 python3 - "$out" <<'PY'
@@ -63,6 +64,6 @@ spec = {"reference": open("tasks/silu/reference.py").read(), "solution": open("t
         "solution_path": "illegal_address.py", "values": {"batch": 2, "channels": 4, "height": 8, "width": 8}, "init_seed": 1, "seed": 2, "runs": 1}
 json.dump(spec, open(out + "/spec-illegal.json", "w"))
 PY
-TORCH_EXTENSIONS_DIR=/tmp/kmosaic-sanitizer-ext timeout ${TOOLS_LIMIT:-240} compute-sanitizer --tool memcheck --leak-check no --print-limit 20 \
+TORCH_EXTENSIONS_DIR=/tmp/kmosaic-sanitizer-ext timeout ${MEMCHECK_LIMIT:-240} compute-sanitizer --tool memcheck --leak-check no --print-limit 20 \
   --log-file "$out/memcheck-illegal.txt" python3 -m kmosaic_harness run-once "$out/spec-illegal.json" > "$out/memcheck-illegal.log" 2>&1
 echo "tools done"
