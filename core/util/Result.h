@@ -16,6 +16,7 @@ enum class ErrorCode {
     Database,  // SQLite
     Unsupported,
     Internal,
+    Cancelled,  // a state, not a failure: the caller asked to stop; report it quietly, never as an error
 };
 
 struct Error {
