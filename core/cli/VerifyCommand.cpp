@@ -1,5 +1,8 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "cli/BatchInput.h"
+#include "cli/BatchProgress.h"
+#include "verify/Prebuilder.h"
 #include "cli/VerdictText.h"
 #include "curate/TaskFolder.h"
 #include "store/TaskStore.h"
@@ -10,6 +13,9 @@
 #include "verify/Verifier.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QThread>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -65,7 +71,7 @@ Result<VerifyOptions> optionsFrom(const QCommandLineParser& p)
     o.fileMb = files.value();
     // Builds outlive the command: a solution verified again (or by the next batch) does not build again.
     o.buildCache = p.isSet(QStringLiteral("build-cache"))
-                       ? p.value(QStringLiteral("build-cache"))
+                       ? QFileInfo(p.value(QStringLiteral("build-cache"))).absoluteFilePath()
                        : QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
                              QStringLiteral("/kmosaic/builds");
     if (p.isSet(QStringLiteral("build-cache-max-gb"))) {
@@ -103,50 +109,30 @@ Result<Task> storedTask(TaskStore& store, const QString& id)
     return *task.value();
 }
 
-// A batch file: a JSON array of {"task": ID, "file": PATH relative to the batch file} (the corpus manifests).
-Result<QList<Item>> batchItems(TaskStore& store, const QString& path, const VerifyOptions& options)
+// A batch (BatchInput.h) with each entry's task resolved in the store.
+Result<QList<Item>> batchItems(TaskStore& store, const QString& path, const QString& defaultTask,
+                               const VerifyOptions& options)
 {
-    auto text = readText(path, QStringLiteral("batch file"));
-    if (!text)
-        return text.error();
-    json::ParseError pe;
-    const auto parsed = json::parse(text.value().toUtf8(), &pe);
-    if (!parsed || parsed->typeId() != QMetaType::QVariantList)
-        return makeError(ErrorCode::InvalidInput,
-                         QStringLiteral("%1:%2:%3: not a JSON array of {task, file}: %4")
-                             .arg(path)
-                             .arg(pe.line)
-                             .arg(pe.column)
-                             .arg(parsed ? QStringLiteral("the top level is not an array") : pe.reason));
+    auto entries = readBatch(path, defaultTask);
+    if (!entries)
+        return entries.error();
     QList<Item> items;
-    const QDir base = QFileInfo(path).absoluteDir();
-    int index = 0;
-    for (const QVariant& e : parsed->toList()) {
-        ++index;
-        const QVariantMap m = e.toMap();
-        const QString taskId = m.value(QStringLiteral("task")).toString();
-        const QString file = m.value(QStringLiteral("file")).toString();
-        if (taskId.isEmpty() || file.isEmpty())
-            return makeError(ErrorCode::InvalidInput,
-                             QStringLiteral("%1: entry %2 needs \"task\" and \"file\"").arg(path).arg(index));
-        auto task = storedTask(store, taskId);
-        if (!task)
-            return makeError(task.error().code,
-                             QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(task.error().message));
+    QHash<QString, Task> tasks;
+    for (const BatchEntry& e : entries.value()) {
+        if (!tasks.contains(e.taskId)) {
+            auto task = storedTask(store, e.taskId);
+            if (!task)
+                return makeError(task.error().code, QStringLiteral("%1: %2").arg(e.where, task.error().message));
+            tasks.insert(e.taskId, task.value());
+        }
         Item item;
-        item.job.task = task.value();
-        item.job.solutionPath = base.filePath(file);
-        auto source = readText(item.job.solutionPath, QStringLiteral("solution"));
-        if (!source)
-            return makeError(source.error().code,
-                             QStringLiteral("%1: entry %2: %3").arg(path).arg(index).arg(source.error().message));
-        item.job.solutionSource = source.value();
+        item.job.task = tasks.value(e.taskId);
+        item.job.solutionPath = e.path;
+        item.job.solutionSource = e.source;
         item.job.options = options;
         item.stored = true;
         items.append(item);
     }
-    if (items.isEmpty())
-        return makeError(ErrorCode::InvalidInput, QStringLiteral("%1 lists no solution").arg(path));
     return items;
 }
 
@@ -188,9 +174,14 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     p.addOption({QStringLiteral("solution"), QStringLiteral("The solution file (KernelBench contract)."),
                  QStringLiteral("FILE")});
     p.addOption({QStringLiteral("batch"),
-                 QStringLiteral("A JSON array of {task, file}: verified one after another by "
-                                "one worker, each stored."),
-                 QStringLiteral("FILE")});
+                 QStringLiteral("Many solutions, each stored: a JSON array of {task, file}, a JSONL file of "
+                                "{task, file} or {task, code}, or a folder of .py files (task: its folder's name, or "
+                                "--task). Builds run ahead on the CPU cores while one worker verifies."),
+                 QStringLiteral("FILE|DIR")});
+    p.addOption({QStringLiteral("build-jobs"),
+                 QStringLiteral("Batch: solutions built at once ahead of the verifier (default: cores - 2; 0: "
+                                "none)."),
+                 QStringLiteral("N")});
     p.addOption({QStringLiteral("json"), QStringLiteral("Print the verdict as JSON (one line per verdict).")});
     p.addOption(
         {QStringLiteral("device"), QStringLiteral("auto, cpu or cuda."), QStringLiteral("D"), QStringLiteral("auto")});
@@ -221,9 +212,10 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         return Usage;
     const bool batch = p.isSet(QStringLiteral("batch"));
     const int sources = int(p.isSet(QStringLiteral("task"))) + int(p.isSet(QStringLiteral("reference")));
-    if (batch ? (sources > 0 || p.isSet(QStringLiteral("solution")))
+    if (batch ? (p.isSet(QStringLiteral("reference")) || p.isSet(QStringLiteral("solution")))
               : (sources != 1 || !p.isSet(QStringLiteral("solution")))) {
-        io.err << "kmosaic verify: give --solution FILE with one of --task ID or --reference FILE, or --batch FILE\n";
+        io.err << "kmosaic verify: give --solution FILE with one of --task ID or --reference FILE, or --batch FILE|DIR "
+                  "(with --task ID for entries that name none)\n";
         return Usage;
     }
     auto options = optionsFrom(p);
@@ -233,7 +225,7 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     }
     Result<QList<Item>> items = makeError(ErrorCode::Internal, {});
     if (batch) {
-        items = batchItems(store, p.value(QStringLiteral("batch")), options.value());
+        items = batchItems(store, p.value(QStringLiteral("batch")), p.value(QStringLiteral("task")), options.value());
     } else {
         auto one = singleItem(store, p, options.value());
         items = one ? Result<QList<Item>>(QList<Item>{one.value()}) : Result<QList<Item>>(one.error());
@@ -254,6 +246,24 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     VerdictStore verdicts(store.database());
     int code = Ok;
     const int total = int(items->size());
+    auto jobs = intOption(p, QStringLiteral("build-jobs"), 0, std::max(0, QThread::idealThreadCount() - 2));
+    if (!jobs) {
+        io.err << "kmosaic verify: " << jobs.error().message << "\n";
+        return Usage;
+    }
+    Prebuilder prebuild;
+    if (batch && jobs.value() > 0) {
+        QList<QPair<QString, QString>> solutions;
+        for (const Item& item : items.value())
+            solutions.append({item.job.solutionPath, item.job.solutionSource});
+        const Status started = prebuild.start(solutions, options->buildCache, jobs.value());
+        if (!started && !quiet)
+            io.err << "kmosaic verify: builds ahead of the batch did not start (" << started.error().message
+                   << "); each solution builds when its turn comes\n";
+    }
+    BatchProgress progress(total);
+    QElapsedTimer clock;
+    clock.start();
     int done = 0;
     for (const Item& item : items.value()) {
         ++done;
@@ -278,6 +288,9 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
             }
             stored = saved.value();
         }
+        const QVariantMap durations = verdict.evidence.value(QStringLiteral("durations")).toMap();
+        progress.finished(toString(verdict.status), clock.elapsed() / 1000.0,
+                          durations.value(QStringLiteral("measuring_s")).toDouble());
         if (asJson) {
             QVariantMap line = verdictToVariant(stored);
             line.insert(QStringLiteral("task_id"), item.job.task.id);
@@ -288,10 +301,18 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         } else {
             printVerdict(stored, item.job.task.id, io.out);
         }
+        if (total > 1 && !quiet)
+            io.err << "kmosaic verify: " << progress.line() << "\n" << Qt::flush;
         if (verdict.status == VerdictStatus::SystemError)
             code = Failed;
         else if (verdict.status != VerdictStatus::Passed && code == Ok)
             code = NotPassed;
+    }
+    if (total > 1 && !quiet) {
+        io.err << "kmosaic verify: " << total << " verified in " << BatchProgress::duration(progress.elapsedS())
+               << QStringLiteral("; the GPU measured during %1% of that time").arg(progress.measuringShare() * 100, 0,
+                                                                                     'f', 1)
+               << prebuild.summary() << "\n";
     }
     return code;
 }

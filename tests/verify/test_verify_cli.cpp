@@ -98,6 +98,38 @@ private Q_SLOTS:
         QCOMPARE(workers.size(), 1);  // the segfault cost one child, not the worker
     }
 
+    void batchFromAFolderAndFromJsonLines()
+    {
+        // A folder of solutions, each in a folder named after its task, with builds run ahead by a second process.
+        const QString folder = m_dir.filePath(QStringLiteral("folder"));
+        QVERIFY(QDir().mkpath(folder + QStringLiteral("/silu")));
+        QVERIFY(QFile::copy(kCorpus + "/malformed/syntax_error.py", folder + QStringLiteral("/silu/a.py")));
+        QVERIFY(QFile::copy(kCorpus + "/malformed/no_modelnew.py", folder + QStringLiteral("/silu/b.py")));
+        Run r = kmosaic({"--db", m_db, "verify", "--batch", folder, "--json", "--build-jobs", "1"});
+        QCOMPARE(r.code, 3);
+        QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(jsonLine(lines[0]).value("status").toString(), QStringLiteral("COMPILE_ERROR"));
+        QCOMPARE(jsonLine(lines[1]).value("task_id").toString(), QStringLiteral("silu"));
+        QVERIFY2(r.err.contains(QLatin1String("[2/2] 100% |####################|")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("2 verified in")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("builds ahead:")), qPrintable(r.err));
+
+        // JSONL with inline code; entries without a task take --task.
+        QFile jsonl(m_dir.filePath(QStringLiteral("batch.jsonl")));
+        QVERIFY(jsonl.open(QIODevice::WriteOnly));
+        jsonl.write("{\"code\": \"import torch\\nx = (\\n\"}\n");
+        jsonl.close();
+        r = kmosaic({"--db", m_db, "verify", "--batch", jsonl.fileName(), "--task", "leaky-relu", "--json",
+                     "--quiet"});
+        QCOMPARE(r.code, 3);
+        const QVariantMap v = jsonLine(r.out.trimmed());
+        QCOMPARE(v.value("status").toString(), QStringLiteral("COMPILE_ERROR"));
+        QCOMPARE(v.value("task_id").toString(), QStringLiteral("leaky-relu"));
+        const Run list = kmosaic({"--db", m_db, "verdicts", "list", "--task", "leaky-relu"});
+        QVERIFY2(list.out.contains(QLatin1String("COMPILE_ERROR")), qPrintable(list.out));
+    }
+
     void solutionCannotWriteOutsideItsScratch()
     {
         QFile::remove(QStringLiteral("/tmp/kmosaic-escape-marker"));

@@ -1,5 +1,6 @@
 """Entry points: `python3 -m kmosaic_harness worker` serves the protocol on stdin/stdout;
-`python3 -m kmosaic_harness build --cache DIR FILE...` builds solutions ahead of a batch."""
+`python3 -m kmosaic_harness build --cache DIR FILE...` builds solutions ahead of a batch;
+`python3 -m kmosaic_harness pch --cache DIR` precompiles torch/extension.h for the builds."""
 import sys
 
 
@@ -9,6 +10,9 @@ def _main(argv):
         return run_once_main(argv[1:])
     if argv and argv[0] == "build":
         from .build import main
+        return main(argv[1:])
+    if argv and argv[0] == "pch":
+        from .pch import main
         return main(argv[1:])
     from .worker import main
     return main(argv)

@@ -4,12 +4,13 @@ builds on all CPU cores instead of one after another. Prints one line per file; 
 import argparse
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-from . import buildstamp, programs, spawn
+from . import buildstage, environment, extcache
 
 
 def cache_dir(cache_root, source):
@@ -18,26 +19,21 @@ def cache_dir(cache_root, source):
 
 
 def _build_one(path, cache_root, timeout_s):
+    """Captures and builds one solution's extensions into the store, as a verification's build stage does."""
     with open(path, encoding="utf-8") as f:
         source = f.read()
-    build_dir = cache_dir(cache_root, source)
-    os.makedirs(build_dir, exist_ok=True)
-    os.environ["TORCH_EXTENSIONS_DIR"] = build_dir
     scratch = tempfile.mkdtemp(prefix="kmosaic-build-")
-
-    def work(report, phase):
-        phase("build")
-        buildstamp.install()
-        programs.load_module("kmosaic_solution", source, path)
-        return {"ok": True}
-
-    out = spawn.run_child(scratch, [build_dir], {"timeout_s": timeout_s, "memory_mb": 32768, "file_mb": 4096},
-                          False, work)
-    res = out.get("result") or {}
-    if out["ended"] == "exit" and res.get("ok"):
-        return 0, ""
-    err = (res.get("error") or {}).get("message") or out["ended"]
-    return 1, err.splitlines()[0][:200] if err else out["ended"]
+    try:
+        env = environment.collect()
+        tools = extcache.toolchain(dict(env, compute_cap=(env.get("gpu") or {}).get("compute_cap", "")))
+        limits = {"timeout_s": timeout_s, "memory_mb": 32768, "file_mb": 4096}
+        stage = buildstage.build_solution(cache_root, source, path, tools, limits, scratch, timeout_s)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if stage["ok"]:
+        return 0, "" if stage["calls"] else stage.get("note", "")
+    lines = [l for l in (stage.get("log") or "").splitlines() if "error" in l.lower()]
+    return 1, (lines[0] if lines else "build failed")[:200]
 
 
 def main(argv):
@@ -46,8 +42,15 @@ def main(argv):
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--list", help="a file naming one solution per line (after any FILE arguments)")
+    ap.add_argument("files", nargs="*")
     args = ap.parse_args(argv)
+    args.cache = os.path.abspath(args.cache)
+    if args.list:
+        with open(args.list, encoding="utf-8") as f:
+            args.files += [line.strip() for line in f if line.strip()]
+    if not args.files:
+        ap.error("no solution to build")
     if args.one:
         code, err = _build_one(args.files[0], args.cache, args.timeout)
         if err:

@@ -1,4 +1,5 @@
-"""The build cache on disk: one folder per solution (keyed by the sha256 of its source), bounded in size.
+"""The build cache on disk, bounded in size: the extension store (ext/, extcache.py), precompiled headers (pch/),
+and one folder per solution for builds made while it ran (keyed by the sha256 of its source).
 
 Each verification marks the entry it used (its folder's time), and the worker evicts the least recently used entries
 once the cache is over its bound. An entry in use is never removed: eviction skips entries used within the last
@@ -35,16 +36,28 @@ def _busy(entry):
     return False
 
 
+SPECIAL = ("ext", "pch", "locks", "tmp")
+
+
+def _candidates(cache_root):
+    """Evictable entries: the store's extensions (ext/<key>) and the per-solution folders of builds made while a
+    solution ran. Precompiled headers, locks and builds in progress are never evicted."""
+    out = []
+    for base, prefix in ((cache_root, ""), (os.path.join(cache_root, "ext"), "ext/")):
+        try:
+            names = os.listdir(base)
+        except OSError:
+            continue
+        out += [(prefix + n, os.path.join(base, n)) for n in names
+                if not n.startswith(".") and not (base == cache_root and n in SPECIAL)]
+    return out
+
+
 def evict(cache_root, max_bytes=DEFAULT_MAX_BYTES, grace_s=600, now=None):
     """Removes least recently used entries until the cache fits in max_bytes. Returns the removed entry names."""
     now = time.time() if now is None else now
-    try:
-        names = os.listdir(cache_root)
-    except OSError:
-        return []
     entries = []
-    for name in names:
-        path = os.path.join(cache_root, name)
+    for name, path in _candidates(cache_root):
         if not os.path.isdir(path) or os.path.islink(path):
             continue
         try:
@@ -52,7 +65,7 @@ def evict(cache_root, max_bytes=DEFAULT_MAX_BYTES, grace_s=600, now=None):
         except OSError:
             continue
         entries.append((used, name, path, _size(path)))
-    total = sum(e[3] for e in entries)
+    total = sum(e[3] for e in entries) + _size(os.path.join(cache_root, "pch"))  # counted, never evicted
     removed = []
     for used, name, path, size in sorted(entries):
         if total <= max_bytes:
@@ -60,7 +73,7 @@ def evict(cache_root, max_bytes=DEFAULT_MAX_BYTES, grace_s=600, now=None):
         if now - used < grace_s or _busy(path):
             continue
         # Rename first, then delete: a reader never sees a half-removed entry under the live name.
-        doomed = os.path.join(cache_root, f".evicting-{name}-{os.getpid()}")
+        doomed = os.path.join(cache_root, f".evicting-{name.replace('/', '-')}-{os.getpid()}")
         try:
             os.rename(path, doomed)
         except OSError:

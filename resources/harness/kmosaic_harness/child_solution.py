@@ -7,7 +7,7 @@ import re
 
 import torch
 
-from . import buildstamp, probes, programs, tensorio, timing
+from . import buildstamp, extcache, probes, programs, tensorio, timing
 from .programs import ProgramError
 from .trusted import Trusted
 
@@ -42,6 +42,9 @@ def _load_solution(plan, T, phase):
     buildstamp.install()
     cache = plan["build_dir"]
     cached = bool(glob.glob(os.path.join(cache, "**", "*.so"), recursive=True))
+    used = []
+    if plan.get("ext_root"):
+        extcache.install_loader(plan["ext_root"], plan["toolchain"], used)
     t0 = T.perf_counter()
     try:
         sol = programs.load_module("kmosaic_solution", plan["solution"], plan["solution_path"])
@@ -56,7 +59,9 @@ def _load_solution(plan, T, phase):
             raise BuildFailed(build)
         raise ProgramError("import", f"importing the solution failed: {type(e).__name__}: {e}"[:4000],
                            tb=_tb())
-    return sol, {"ok": True, "seconds": T.perf_counter() - t0, "cached": cached}
+    if used:
+        cached = all(u["cached"] for u in used)
+    return sol, {"ok": True, "seconds": T.perf_counter() - t0, "cached": cached, "loads": used}
 
 
 def _tb():
@@ -187,7 +192,9 @@ def _time(plan, T, ref, sol, scratch, phase, find):
         stream_before = torch.cuda.current_stream().cuda_stream
     phase("timing")
     forward = lambda: model(*inputs)  # noqa: E731
+    t_measure = T.perf_counter()
     ev, wall, kept = timing.run(T, forward, device, t["runs"], t["warmup"], flush, keep=(0, -1))
+    measured_s = T.perf_counter() - t_measure
     outs = []
     for idx in sorted(kept):
         o = programs.flatten_outputs(kept[idx])
@@ -197,7 +204,8 @@ def _time(plan, T, ref, sol, scratch, phase, find):
         outs.append((idx, o))
     for idx, o in outs:
         tensorio.write(os.path.join(scratch, f"sol_timed_{idx}.bin"), o)
-    res = {"event_ms": ev, "wall_ms": wall, "timed_files": {str(i): f"sol_timed_{i}.bin" for i, _ in outs}}
+    res = {"event_ms": ev, "wall_ms": wall, "timed_files": {str(i): f"sol_timed_{i}.bin" for i, _ in outs},
+           "seconds": measured_s}
     if device == "cuda":
         res["stream_changed"] = torch.cuda.current_stream().cuda_stream != stream_before
     return res, forward

@@ -39,6 +39,9 @@ def _gpu():
     keys = ["name", "driver", "sm_clock", "mem_clock", "max_sm_clock", "persistence", "power_limit"]
     info = dict(zip(keys, first))
     info["count"] = len(text.splitlines())
+    cap = _run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"])
+    if cap:
+        info["compute_cap"] = cap.splitlines()[0].strip()
     return info
 
 

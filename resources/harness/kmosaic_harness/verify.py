@@ -6,7 +6,7 @@ import shutil
 
 import torch
 
-from . import build, buildcache, child_reference, tools, child_solution, judge, spawn, stats, tensorio
+from . import build, buildcache, buildstage, child_reference, tools, child_solution, judge, pch, spawn, stats, tensorio
 
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
@@ -58,9 +58,12 @@ class Verification:
         self.timing = {"config_index": timing_ci, "seed": rng.randrange(1, 2**31),
                        "runs": int(opts.get("timing_runs", 10 if cpu else 100)),
                        "warmup": int(opts.get("warmup_runs", 2 if cpu else 10))}
-        cache_root = opts.get("build_cache") or os.path.join(worker.scratch_root, "build-cache")
+        cache_root = os.path.abspath(opts.get("build_cache") or os.path.join(worker.scratch_root, "build-cache"))
         self.cache_root = cache_root
         self.cache_max_bytes = int(float(opts.get("build_cache_max_gb", 20)) * (1 << 30))
+        self.build_timeout_s = float(opts.get("build_timeout_s", 600))
+        if opts.get("pch", True):
+            worker.ensure_pch(cache_root)
         self.build_dir = build.cache_dir(cache_root, sol["source"])
         os.makedirs(self.build_dir, exist_ok=True)
         buildcache.touch(self.build_dir)
@@ -106,7 +109,11 @@ class Verification:
 
     # -- the run ------------------------------------------------------------------------------------------------
     def run(self):
+        self.durations = {}
         v = self._run()
+        d = self.durations
+        d["measuring_s"] = round(d.pop("ref_timing_s", 0.0) + d.pop("sol_timing_s", 0.0), 4)
+        v["durations"] = d
         v["outcome"] = v["status"]  # what the outputs alone say
         if v["status"] not in ("INVALID_REFERENCE", "SYSTEM_ERROR") and any(
                 c.get("severity") == "error" for c in v["checks"]):
@@ -123,6 +130,8 @@ class Verification:
         plan = self._plan()
         ref = spawn.run_child(ref_dir, [], self.limits, self.device == "cpu", child_reference.body(plan, ref_dir))
         res = ref.get("result") or {}
+        self.durations["reference_s"] = round(ref["seconds"], 4)
+        self.durations["ref_timing_s"] = float((res.get("timing") or {}).get("seconds") or 0.0)
         if ref["ended"] != "exit" or "error" in res or not res:
             v["status"] = "INVALID_REFERENCE"
             v["error"] = self._child_error(ref, "the reference")
@@ -135,19 +144,36 @@ class Verification:
             self.timing["l2_bytes"] = (res.get("gpu") or {}).get("l2_bytes")
         v["isolation"] = res.get("isolation")
 
+        stage = buildstage.build_solution(self.cache_root, self.sol["source"], self.sol.get("path") or "solution.py",
+                                          self.worker.toolchain(), self.limits, os.path.join(self.dir, "build"),
+                                          self.build_timeout_s, self.phase)
+        self.durations["build_s"] = round(stage["seconds"], 4)
+        if not stage["ok"]:
+            v["status"] = "TIMEOUT" if stage.get("timeout") else "COMPILE_ERROR"
+            v["build"] = {k: stage[k] for k in ("ok", "seconds", "log", "generated", "calls") if k in stage}
+            v["error"] = {"kind": "build", "message": "the extension did not build" if not stage.get("timeout")
+                          else stage["log"].splitlines()[0], "log": stage["log"][-3000:]}
+            return v
+
         self.phase("solution")
         sol_dir = os.path.join(self.dir, "solution")
         plan = self._plan()
         plan.update({"solution": self.sol["source"], "solution_path": self.sol.get("path") or "solution.py",
-                     "build_dir": self.build_dir, "expected": [c["outputs"] for c in res["configs"]]})
+                     "build_dir": self.build_dir, "expected": [c["outputs"] for c in res["configs"]],
+                     "ext_root": self.cache_root, "toolchain": self.worker.toolchain()})
         os.environ["TORCH_EXTENSIONS_DIR"] = self.build_dir  # inherited by the forked child
         sol = spawn.run_child(sol_dir, [self.build_dir], self.limits, self.device == "cpu",
                               child_solution.body(plan, sol_dir))
         sres = sol.get("result") or {}
+        self.durations["solution_s"] = round(sol["seconds"], 4)
+        self.durations["sol_timing_s"] = float((sres.get("timing") or {}).get("seconds") or 0.0) \
+            if isinstance(sres.get("timing"), dict) else 0.0
         v["isolation"] = sres.get("isolation") or v.get("isolation")
         for key in ("build", "weights", "own_kernels", "profile"):
             if key in sres:
                 v[key] = sres[key]
+        if isinstance(v.get("build"), dict):
+            v["build"]["stage"] = {k: stage[k] for k in ("seconds", "calls", "note") if k in stage}
         v["checks"].extend(f for f in sres.get("findings", []) if isinstance(f, dict))
         if sol["ended"] == "timeout":
             v["status"] = "TIMEOUT"
@@ -206,6 +232,7 @@ class Verification:
             return {"verdict": v}
 
         out = spawn.run_child(os.path.join(self.dir, "judge"), [], dict(self.limits, file_mb=16), False, work)
+        self.durations["judge_s"] = round(out["seconds"], 4)
         judged = (out.get("result") or {}).get("verdict")
         if out["ended"] != "exit" or not isinstance(judged, dict):
             raise RuntimeError("the comparison failed: " + json.dumps(self._child_error(out, "the judge"))[:2000])

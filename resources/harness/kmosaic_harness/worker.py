@@ -4,13 +4,14 @@ It imports torch once and never imports a solution, so a solution that crashes, 
 child process, never the worker."""
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import traceback
 
 import torch
 
-from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, protocol
+from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, pch, protocol
 from .verify import Verification
 
 
@@ -33,6 +34,26 @@ class Worker:
         self.device_facts = {}  # launch floor, GPU properties: measured once per worker
         self.served = 0
         self.threads = max(1, min(os.cpu_count() or 1, 8))
+        self._toolchain = None
+        self._pch = {}
+
+    def toolchain(self):
+        """What the builds of this worker depend on (the build store's key), asked once."""
+        if self._toolchain is None:
+            env = self.environment()
+            self._toolchain = extcache.toolchain(dict(env, compute_cap=(env.get("gpu") or {}).get("compute_cap", "")))
+        return self._toolchain
+
+    def ensure_pch(self, cache_root):
+        """Precompiles torch's headers for this cache in the background, once per worker and cache: builds use
+        them when they are there, and never wait for them. The build runs on after the worker exits (it is short,
+        trusted, and one at a time per cache: pch.py holds a lock)."""
+        if cache_root in self._pch:
+            return
+        os.makedirs(cache_root, exist_ok=True)
+        self._pch[cache_root] = subprocess.Popen(
+            [sys.executable, "-m", "kmosaic_harness", "pch", "--cache", cache_root] + (["--cuda"] if self.cuda else []),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
     def environment(self):
         if self.env is None:

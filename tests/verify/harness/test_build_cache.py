@@ -37,6 +37,15 @@ class Eviction(unittest.TestCase):
         self.assertEqual(removed, [])
         self.assertEqual(sorted(os.listdir(self.root)), ["building", "recent"])
 
+    def test_store_entries_are_evicted_and_precompiled_headers_stay(self):
+        entry(self.root, "ext/aaa", 1000, self.now - 5000)
+        entry(self.root, "ext/bbb", 1000, self.now - 3000)
+        entry(self.root, "pch/ccc", 1000, self.now - 9000)
+        removed = buildcache.evict(self.root, max_bytes=2000, grace_s=600, now=self.now)
+        self.assertEqual(removed, ["ext/aaa"])
+        self.assertEqual(sorted(os.listdir(os.path.join(self.root, "ext"))), ["bbb"])
+        self.assertEqual(os.listdir(os.path.join(self.root, "pch")), ["ccc"])
+
     def test_touch_marks_an_entry_as_used(self):
         a = entry(self.root, "a", 1000, self.now - 5000)
         entry(self.root, "b", 1000, self.now - 4000)
