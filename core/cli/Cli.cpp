@@ -29,8 +29,15 @@ Commands:
          [--seeds N] [--timing-runs N] [--timeout S] [--memory-mb MB] [--file-mb MB] [--build-cache DIR]
          [--build-cache-max-gb GB] [--no-profile] [--ncu] [--memcheck] [--compile-baseline] [--no-store] [--quiet]
                            compile, run and judge a solution; the verdict is stored with the solution
-  verify --batch FILE [verify options]
-                           a JSON array of {task, file}: verified one after another by one worker, each stored
+  verify --batch FILE|DIR [--task ID] [--build-jobs N] [verify options]
+                           many solutions (JSON array or JSONL of {task, file|code}, or a folder of .py files),
+                           built ahead on the cores, verified in order by one worker, each stored as it comes
+  verify ... --pool PATH|auto
+                           verify through a running pool (no worker start, no import torch); auto: the default socket
+  pool serve [--socket PATH] [--idle-exit MIN]
+                           keep a warm verification worker and serve verify --pool over a local socket
+  pool status [--socket PATH] [--stop]
+                           what a running pool has done; --stop asks it to exit
   verdicts list [--task ID] [--status S[,S]] [--solution N] [--limit N] [--json]
                            list stored verdicts, newest first (S: PASSED, COMPILE_ERROR, REWARD_HACK, ...)
   verdicts show ID [--json]
@@ -108,6 +115,17 @@ int run(const QStringList& args, Io io)
         }
     } else if (command == QLatin1String("verify")) {
         fn = verifyCommand;
+    } else if (command == QLatin1String("pool")) {
+        const QString sub = rest.value(0);
+        rest = rest.mid(1);
+        if (sub == QLatin1String("serve"))
+            fn = poolServeCommand;
+        else if (sub == QLatin1String("status"))
+            fn = poolStatusCommand;
+        else {
+            io.err << "kmosaic: 'pool' needs serve or status; see kmosaic --help\n";
+            return Usage;
+        }
     } else if (command == QLatin1String("verdicts")) {
         const QString sub = rest.value(0);
         rest = rest.mid(1);

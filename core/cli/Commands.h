@@ -18,5 +18,7 @@ int reviewCommand(TaskStore& store, const QStringList& args, Io io);
 int verifyCommand(TaskStore& store, const QStringList& args, Io io);
 int verdictsListCommand(TaskStore& store, const QStringList& args, Io io);
 int verdictsShowCommand(TaskStore& store, const QStringList& args, Io io);
+int poolServeCommand(TaskStore& store, const QStringList& args, Io io);
+int poolStatusCommand(TaskStore& store, const QStringList& args, Io io);
 
 }  // namespace km::cli

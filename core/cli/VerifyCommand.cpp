@@ -9,6 +9,8 @@
 #include "store/VerdictStore.h"
 #include "util/Json.h"
 #include "verify/LocalExecutor.h"
+#include "verify/PoolExecutor.h"
+#include "verify/PoolProtocol.h"
 #include "verify/VerdictJson.h"
 #include "verify/Verifier.h"
 
@@ -16,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QThread>
+#include <memory>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -207,6 +210,10 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         {QStringLiteral("memcheck"), QStringLiteral("On a GPU, after a pass: a compute-sanitizer memcheck run.")});
     p.addOption({QStringLiteral("compile-baseline"), QStringLiteral("Also time torch.compile of the reference.")});
     p.addOption({QStringLiteral("no-store"), QStringLiteral("Do not store the solution and its verdict.")});
+    p.addOption({QStringLiteral("pool"),
+                 QStringLiteral("Verify through a running pool (kmosaic pool serve) on this socket; auto: its default "
+                                "socket. Default: $KMOSAIC_POOL, else a worker of this command's own."),
+                 QStringLiteral("PATH")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")});
     if (!parseArgs(p, QStringLiteral("verify"), args, io))
         return Usage;
@@ -239,8 +246,22 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
             it.stored = false;
     }
 
-    LocalExecutor executor(harnessLaunch({}));
-    Verifier verifier(executor);
+    std::unique_ptr<Executor> executor;
+    const QString poolPath = p.isSet(QStringLiteral("pool")) ? p.value(QStringLiteral("pool"))
+                                                             : qEnvironmentVariable("KMOSAIC_POOL");
+    if (!poolPath.isEmpty()) {
+        auto client = std::make_unique<PoolExecutor>();
+        const Status connected =
+            client->connectTo(poolPath == QLatin1String("auto") ? pool::defaultSocketPath() : poolPath);
+        if (!connected) {
+            io.err << "kmosaic verify: " << connected.error().message << "\n";
+            return Failed;
+        }
+        executor = std::move(client);
+    } else {
+        executor = std::make_unique<LocalExecutor>(harnessLaunch({}));
+    }
+    Verifier verifier(*executor);
     const bool quiet = p.isSet(QStringLiteral("quiet"));
     const bool asJson = p.isSet(QStringLiteral("json"));
     VerdictStore verdicts(store.database());

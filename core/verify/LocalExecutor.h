@@ -25,6 +25,8 @@ public:
     quint64 submit(const QVariantMap& request) override;
     void cancel(quint64 ticket) override;
     QString workerIsolation() const override { return m_launch.network; }
+    // Starts the worker now (it imports torch), so that the first request does not wait for it.
+    void warmUp() { ensureWorker(); }
 
 private:
     struct Job {

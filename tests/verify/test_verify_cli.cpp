@@ -150,6 +150,36 @@ private Q_SLOTS:
         QVERIFY2(isolation.contains(QLatin1String("network: netns (loopback only)")), qPrintable(isolation));
     }
 
+    void aPoolServesManyCommandsWithOneWorker()
+    {
+        const QString socket = m_dir.filePath(QStringLiteral("pool.sock"));
+        QProcess pool;
+        pool.start(QStringLiteral(KMOSAIC_CLI), {"--db", m_db, "pool", "serve", "--socket", socket});
+        QVERIFY(pool.waitForReadyRead(60000));
+        QVERIFY2(pool.readLine().contains("listening on"), "the pool did not say where it listens");
+        QSet<qint64> workers;
+        for (int i = 0; i < 2; ++i) {
+            const Run r = kmosaic({"--db", m_db, "verify", "--pool", socket, "--task", "leaky-relu", "--solution",
+                                   kCorpus + "/tricks/try_fallback.py", "--json", "--quiet"});
+            const QVariantMap v = jsonLine(r.out.trimmed());
+            QVERIFY2(v.value("status").toString() == QLatin1String("REWARD_HACK"), qPrintable(r.out + r.err));
+            QCOMPARE(v.value("executor").toString(), QStringLiteral("local (pool)"));
+            workers.insert(v.value("environment").toMap().value("worker_pid").toLongLong());
+        }
+        QCOMPARE(workers.size(), 1);  // both commands were served by the pool's one warm worker
+        Run r = kmosaic({"pool", "status", "--socket", socket, "--stop"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QLatin1String("\"served\":2")), qPrintable(r.out));
+        QVERIFY(pool.waitForFinished(30000));
+        QCOMPARE(pool.exitCode(), 0);
+        QVERIFY2(pool.readAllStandardOutput().contains("stopped after 2 verification(s)"), "no goodbye");
+
+        r = kmosaic({"--db", m_db, "verify", "--pool", socket, "--task", "leaky-relu", "--solution",
+                     kCorpus + "/tricks/try_fallback.py"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("kmosaic pool serve")), qPrintable(r.err));
+    }
+
     void badInputGetsClearErrors()
     {
         Run r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu"});

@@ -1,0 +1,97 @@
+#include "cli/Commands.h"
+#include "cli/Options.h"
+#include "util/Json.h"
+#include "verify/LocalExecutor.h"
+#include "verify/PoolExecutor.h"
+#include "verify/PoolProtocol.h"
+#include "verify/PoolServer.h"
+
+#include <QEventLoop>
+#include <QTimer>
+
+namespace km::cli {
+
+namespace {
+
+QString socketOption(QCommandLineParser& p)
+{
+    return p.isSet(QStringLiteral("socket")) ? p.value(QStringLiteral("socket")) : pool::defaultSocketPath();
+}
+
+void addSocketOption(QCommandLineParser& p)
+{
+    p.addOption({QStringLiteral("socket"),
+                 QStringLiteral("The pool's socket (default $XDG_RUNTIME_DIR/kmosaic-pool.sock)."),
+                 QStringLiteral("PATH")});
+}
+
+}  // namespace
+
+int poolServeCommand(TaskStore&, const QStringList& args, Io io)
+{
+    QCommandLineParser p;
+    addSocketOption(p);
+    p.addOption({QStringLiteral("idle-exit"),
+                 QStringLiteral("Exit after this many minutes with no client and nothing queued (default: never)."),
+                 QStringLiteral("MIN")});
+    if (!parseArgs(p, QStringLiteral("pool serve"), args, io))
+        return Usage;
+    bool ok = true;
+    const double idleMin = p.isSet(QStringLiteral("idle-exit")) ? p.value(QStringLiteral("idle-exit")).toDouble(&ok) : 0;
+    if (!ok || idleMin < 0) {
+        io.err << "kmosaic pool serve: --idle-exit needs a number of minutes >= 0\n";
+        return Usage;
+    }
+    const QString path = socketOption(p);
+    LocalExecutor executor(harnessLaunch({}));
+    PoolServer server(executor);
+    const Status listening = server.listen(path);
+    if (!listening) {
+        io.err << "kmosaic pool serve: " << listening.error().message << "\n";
+        return Failed;
+    }
+    executor.warmUp();  // import torch now, not when the first client asks
+    io.out << "kmosaic pool: listening on " << path << " (pid " << QCoreApplication::applicationPid() << ")\n"
+           << Qt::flush;
+    QEventLoop loop;
+    QTimer idle;
+    idle.setSingleShot(true);
+    QObject::connect(&server, &PoolServer::shutdownRequested, &loop, [&loop] {
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);  // the reply has left
+    });
+    if (idleMin > 0) {
+        QObject::connect(&idle, &QTimer::timeout, &loop, &QEventLoop::quit);
+        QObject::connect(&server, &PoolServer::idle, &idle, [&idle, idleMin] { idle.start(int(idleMin * 60000)); });
+        idle.start(int(idleMin * 60000));
+    }
+    loop.exec();
+    io.out << "kmosaic pool: stopped after " << server.served() << " verification(s)\n" << Qt::flush;
+    return Ok;
+}
+
+int poolStatusCommand(TaskStore&, const QStringList& args, Io io)
+{
+    QCommandLineParser p;
+    addSocketOption(p);
+    p.addOption({QStringLiteral("stop"), QStringLiteral("Ask the pool to exit.")});
+    if (!parseArgs(p, QStringLiteral("pool status"), args, io))
+        return Usage;
+    PoolExecutor client;
+    const Status connected = client.connectTo(socketOption(p));
+    if (!connected) {
+        io.err << "kmosaic pool: " << connected.error().message << "\n";
+        return Failed;
+    }
+    io.out << QString::fromUtf8(json::write(client.hello())) << "\n";
+    if (p.isSet(QStringLiteral("stop"))) {
+        const Status stopped = client.requestShutdown();
+        if (!stopped) {
+            io.err << "kmosaic pool: " << stopped.error().message << "\n";
+            return Failed;
+        }
+        io.out << "kmosaic pool: asked to stop\n";
+    }
+    return Ok;
+}
+
+}  // namespace km::cli
