@@ -2,6 +2,7 @@
 
 It imports torch once and never imports a solution, so a solution that crashes, hangs or patches torch costs one
 child process, never the worker."""
+import importlib
 import os
 import shutil
 import subprocess
@@ -18,6 +19,9 @@ from .verify import Verification
 def _prepare_process():
     # The worker's own computations stay single-threaded so no OpenMP pool exists when it forks.
     torch.set_num_threads(1)
+    # Imported once here rather than in every capture, build and solution child (setuptools and hipify: seconds);
+    # pure Python that starts no thread, so forking after it is safe.
+    importlib.import_module("torch.utils.cpp_extension")
     try:
         import ctypes
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: children cannot open /proc/<worker>/fd
