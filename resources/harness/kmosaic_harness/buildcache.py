@@ -53,9 +53,25 @@ def _candidates(cache_root):
     return out
 
 
+def _sweep_abandoned(tmp_root, now, age_s=86400):
+    """Build folders of builders that died (killed workers) never get published: removed after a day."""
+    try:
+        names = os.listdir(tmp_root)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(tmp_root, name)
+        try:
+            if now - os.stat(path).st_mtime > age_s:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
+
+
 def evict(cache_root, max_bytes=DEFAULT_MAX_BYTES, grace_s=600, now=None):
     """Removes least recently used entries until the cache fits in max_bytes. Returns the removed entry names."""
     now = time.time() if now is None else now
+    _sweep_abandoned(os.path.join(cache_root, "tmp"), now)
     entries = []
     for name, path in _candidates(cache_root):
         if not os.path.isdir(path) or os.path.islink(path):

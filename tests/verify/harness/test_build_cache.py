@@ -46,6 +46,13 @@ class Eviction(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(os.path.join(self.root, "ext"))), ["bbb"])
         self.assertEqual(os.listdir(os.path.join(self.root, "pch")), ["ccc"])
 
+    def test_abandoned_build_folders_go_after_a_day(self):
+        old = entry(self.root, "tmp/k1-1-1", 10, self.now - 2 * 86400)
+        fresh = entry(self.root, "tmp/k2-2-2", 10, self.now - 60)
+        buildcache.evict(self.root, max_bytes=1 << 30, grace_s=600, now=self.now)
+        self.assertFalse(os.path.exists(old))
+        self.assertTrue(os.path.exists(fresh))
+
     def test_touch_marks_an_entry_as_used(self):
         a = entry(self.root, "a", 1000, self.now - 5000)
         entry(self.root, "b", 1000, self.now - 4000)
