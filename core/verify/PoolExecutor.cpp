@@ -3,6 +3,7 @@
 #include "verify/PoolProtocol.h"
 
 #include <QElapsedTimer>
+#include <algorithm>
 
 namespace km {
 
@@ -58,9 +59,15 @@ void PoolExecutor::cancel(quint64 ticket)
 Status PoolExecutor::requestShutdown(int timeoutMs)
 {
     m_socket.write(pool::line({{QStringLiteral("id"), 0}, {QStringLiteral("op"), QStringLiteral("shutdown")}}));
-    if (!m_socket.waitForBytesWritten(timeoutMs))
+    m_socket.flush();
+    QElapsedTimer clock;
+    clock.start();
+    while (m_socket.bytesToWrite() > 0 && clock.elapsed() < timeoutMs &&
+           m_socket.state() == QLocalSocket::ConnectedState)
+        m_socket.waitForBytesWritten(100);
+    if (m_socket.bytesToWrite() > 0)
         return makeError(ErrorCode::Io, QStringLiteral("the pool did not take the shutdown request"));
-    m_socket.waitForReadyRead(timeoutMs);
+    m_socket.waitForReadyRead(int(std::max<qint64>(0, timeoutMs - clock.elapsed())));  // its answer, or its exit
     return Status::success();
 }
 

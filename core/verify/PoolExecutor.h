@@ -16,7 +16,7 @@ public:
     explicit PoolExecutor(QObject* parent = nullptr);
 
     // Connects and greets the pool; an error says how to start one.
-    Status connectTo(const QString& path, int timeoutMs = 3000);
+    Status connectTo(const QString& path, int timeoutMs = 10000);
     QVariantMap hello() const { return m_hello; }
 
     QString name() const override { return QStringLiteral("local (pool)"); }
@@ -24,7 +24,7 @@ public:
     quint64 submit(const QVariantMap& request) override;
     void cancel(quint64 ticket) override;
     // Asks the pool to exit once it has answered.
-    Status requestShutdown(int timeoutMs = 3000);
+    Status requestShutdown(int timeoutMs = 10000);
 
 private:
     void onReadyRead();

@@ -167,8 +167,8 @@ private Q_SLOTS:
             workers.insert(v.value("environment").toMap().value("worker_pid").toLongLong());
         }
         QCOMPARE(workers.size(), 1);  // both commands were served by the pool's one warm worker
-        Run r = kmosaic({"pool", "status", "--socket", socket, "--stop"});
-        QCOMPARE(r.code, 0);
+        Run r = kmosaic({"--db", m_db, "pool", "status", "--socket", socket, "--stop"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains(QLatin1String("\"served\":2")), qPrintable(r.out));
         QVERIFY(pool.waitForFinished(30000));
         QCOMPARE(pool.exitCode(), 0);
