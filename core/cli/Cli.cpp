@@ -1,6 +1,7 @@
 #include "cli/Cli.h"
 
 #include "cli/Commands.h"
+#include "cli/AgentCommands.h"
 #include "store/Migrations.h"
 #include "store/TaskStore.h"
 
@@ -42,6 +43,16 @@ Commands:
                            list stored verdicts, newest first (S: PASSED, COMPILE_ERROR, REWARD_HACK, ...)
   verdicts show ID [--json]
                            show one verdict: findings, diagnostics, trials and timing
+  agent run (--task ID | FILTERS) (--provider FILE.json | --manual DIR | --manual-cmd CMD) [--concurrency N]
+            [--max-turns N] [--max-tokens N] [--max-minutes M] [--repair-turns N] [--optimise-turns N]
+            [--target-speedup X] [--plateau N] [--temperature T] [--top-p P] [--reply-tokens N] [--seed N]
+            [verify options: --device --config --seeds --timing-runs --timeout --build-cache --ncu] [--json]
+                           implement, repair and optimise with an LLM or a person; every step is stored
+  agent list [--task ID] [--limit N] [--json]
+                           list agent runs, newest first
+  agent show ID [--json]   one run's steps: stage, status, speedup, tokens, latency, error
+  agent resume ID          continue an interrupted, failed or cancelled run from its last stored step
+  agent cancel ID          ask the process running a run to stop after its current step
 
 Filters:
   --status S  --level N  --category C  --presentation P (shown to the model)  --query TEXT (full text)
@@ -135,6 +146,23 @@ int run(const QStringList& args, Io io)
             fn = verdictsShowCommand;
         else {
             io.err << "kmosaic: 'verdicts' needs list or show; see kmosaic --help\n";
+            return Usage;
+        }
+    } else if (command == QLatin1String("agent")) {
+        const QString sub = rest.value(0);
+        rest = rest.mid(1);
+        if (sub == QLatin1String("run"))
+            fn = agentRunCommand;
+        else if (sub == QLatin1String("resume"))
+            fn = agentResumeCommand;
+        else if (sub == QLatin1String("list"))
+            fn = agentListCommand;
+        else if (sub == QLatin1String("show"))
+            fn = agentShowCommand;
+        else if (sub == QLatin1String("cancel"))
+            fn = agentCancelCommand;
+        else {
+            io.err << "kmosaic: 'agent' needs run, resume, list, show or cancel; see kmosaic --help\n";
             return Usage;
         }
     } else {

@@ -164,6 +164,32 @@ QStringList v5()
         "CREATE INDEX verdicts_newest ON verdicts(created_at, id)",
     };
 }
+// v6: what the agent loop records beyond v3: who runs a run (pid@host, to find runs whose process died), its
+// budgets, totals, next stage, error and cancel request, its best step; each step's prompt, raw reply, template,
+// guidance, usage and the status of its verdict (lists show them without reading the evidence).
+QStringList v6()
+{
+    return {
+        "ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE runs ADD COLUMN budgets TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE runs ADD COLUMN totals TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE runs ADD COLUMN stage TEXT NOT NULL DEFAULT 'implement'",
+        "ALTER TABLE runs ADD COLUMN error TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE runs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE runs ADD COLUMN best_step_id INTEGER REFERENCES trajectory_steps(id)",
+        "ALTER TABLE trajectory_steps ADD COLUMN template TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE trajectory_steps ADD COLUMN prompt TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE trajectory_steps ADD COLUMN reply TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE trajectory_steps ADD COLUMN guidance TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE trajectory_steps ADD COLUMN usage TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE trajectory_steps ADD COLUMN verify_ms INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE trajectory_steps ADD COLUMN solution_id INTEGER REFERENCES solutions(id)",
+        "ALTER TABLE trajectory_steps ADD COLUMN status TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE trajectory_steps ADD COLUMN speedup REAL",
+        "ALTER TABLE trajectory_steps ADD COLUMN summary TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX runs_by_state ON runs(state)",
+    };
+}
 }  // namespace
 
 const QList<Migration>& migrations()
@@ -174,6 +200,7 @@ const QList<Migration>& migrations()
         {3, "solutions, verdicts, agent runs and trajectory steps", v3()},
         {4, "index of categories in order", v4()},
         {5, "verdict summaries, verdicts newest first", v5()},
+        {6, "agent run owners, budgets, totals; step prompts, replies, guidance, usage", v6()},
     };
     return all;
 }

@@ -1,0 +1,65 @@
+#pragma once
+// One agent run on one task: implement, repair until PASSED, optimise until the target, a plateau or the budget.
+// Each step (prompt, reply, code, verdict) is stored when it completes. drive() BLOCKS: it runs on a worker thread
+// with that thread's own Database; verification is handed to `verify`, which may run it on another thread.
+
+#include "agent/AgentState.h"
+#include "agent/Guidance.h"
+#include "agent/PromptTemplate.h"
+#include "model/Task.h"
+#include "model/Trajectory.h"
+#include "verify/Verifier.h"
+
+#include <atomic>
+#include <functional>
+
+namespace km {
+
+namespace store {
+class Database;
+}
+class ReplySource;
+
+struct AgentSetup {
+    Task task;
+    PromptLibrary prompts;
+    GuidanceLibrary guidance;
+    int guidanceNotes = 3;  // notes per turn at most
+    VerifyOptions verify;
+    AgentBudgets budgets;
+};
+
+class AgentLoop {
+public:
+    using VerifyFn = std::function<Verdict(const VerifyJob&)>;
+    using StepFn = std::function<void(const AgentRun&, const TrajectoryStep&)>;
+
+    AgentLoop(store::Database& db, ReplySource& source, VerifyFn verify, AgentSetup setup);
+
+    // Stores a new run of setup.task with its settings (state running, owned by this process); drive() runs it.
+    Result<AgentRun> create(const QString& actor);
+    // Continues `run` (claimed: state running) from its last stored step.
+    Result<AgentRun> drive(AgentRun run, const QString& actor, const std::atomic<bool>* cancel,
+                           const StepFn& onStep = {});
+
+    // The settings recorded with a run (source, verify options, versions, sampling), without any key.
+    QVariantMap runSettings() const;
+
+private:
+    Result<QString> systemPrompt() const;
+    Result<TrajectoryStep> prompt(const LoopState& state, const std::optional<Verdict>& last) const;
+    void takeReply(TrajectoryStep& step, const QString& reply, const LoopState& state) const;
+    Result<AgentRun> finish(AgentRun run, const LoopState& state, const QString& runState, const QString& why);
+
+    store::Database& m_db;
+    ReplySource& m_source;
+    VerifyFn m_verify;
+    AgentSetup m_setup;
+};
+
+// The verify options a run recorded (runSettings()["verify"]), over `fallback` for what it lacks.
+VerifyOptions verifyOptionsFromSettings(const QVariantMap& settings, VerifyOptions fallback);
+// The harness version this build drives (recorded with runs).
+QString agentHarnessVersion();
+
+}  // namespace km

@@ -1,0 +1,243 @@
+#include "agent/AgentRunner.h"
+
+#include "agent/ReplySource.h"
+#include "store/Database.h"
+#include "store/TrajectoryStore.h"
+#include "util/Logging.h"
+
+#include <QEventLoop>
+#include <QMutexLocker>
+#include <chrono>
+
+namespace km {
+
+AgentRunner::AgentRunner(Verifier& verifier, QString dbPath, AgentSetup base, SourceFactory sources, QString actor,
+                         QObject* parent)
+    : QObject(parent)
+    , m_verifier(verifier)
+    , m_dbPath(std::move(dbPath))
+    , m_base(std::move(base))
+    , m_sources(std::move(sources))
+    , m_actor(std::move(actor))
+{
+    connect(&m_verifier, &Verifier::verdictReady, this, [this](quint64 ticket, const Verdict& v) {
+        if (auto p = m_waiting.take(ticket))
+            p->set_value(v);
+        else
+            m_early.insert(ticket, v);
+    });
+    m_poll.setInterval(500);
+    connect(&m_poll, &QTimer::timeout, this, &AgentRunner::pollCancels);
+}
+
+AgentRunner::~AgentRunner()
+{
+    m_shuttingDown = true;
+    m_cancelAll = true;
+    cancelAll();
+    for (std::thread& t : m_threads)
+        if (t.joinable())
+            t.join();
+}
+
+void AgentRunner::start(const QList<AgentJob>& jobs, int concurrency)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_queue = jobs;
+        m_outcomes.clear();
+        m_running = std::max(1, std::min(concurrency, int(jobs.size())));
+    }
+    if (jobs.isEmpty()) {
+        QMetaObject::invokeMethod(
+            this, [this] { Q_EMIT finished({}); }, Qt::QueuedConnection);
+        return;
+    }
+    m_poll.start();
+    const int n = m_running;
+    for (int i = 0; i < n; ++i)
+        m_threads.emplace_back([this] { workerMain(); });
+}
+
+void AgentRunner::cancelAll()
+{
+    m_cancelAll = true;
+    QMutexLocker lock(&m_mutex);
+    m_queue.clear();
+    for (const Active& a : std::as_const(m_active))
+        a.cancel->store(true);
+}
+
+QList<AgentOutcome> AgentRunner::runAndWait(const QList<AgentJob>& jobs, int concurrency)
+{
+    QEventLoop loop;
+    QList<AgentOutcome> out;
+    const auto c = connect(this, &AgentRunner::finished, &loop, [&](const QList<AgentOutcome>& o) {
+        out = o;
+        loop.quit();
+    });
+    start(jobs, concurrency);
+    loop.exec();
+    disconnect(c);
+    return out;
+}
+
+void AgentRunner::workerMain()
+{
+    for (;;) {
+        AgentJob job;
+        {
+            QMutexLocker lock(&m_mutex);
+            if (m_queue.isEmpty())
+                break;
+            job = m_queue.takeFirst();
+        }
+        const AgentOutcome outcome = runOne(job);
+        QMutexLocker lock(&m_mutex);
+        m_outcomes.append(outcome);
+        m_active.remove(outcome.runId);
+        QMetaObject::invokeMethod(
+            this, [this, outcome] { Q_EMIT runEnded(outcome); }, Qt::QueuedConnection);
+    }
+    QMutexLocker lock(&m_mutex);
+    if (--m_running == 0) {
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_poll.stop();
+                for (std::thread& t : m_threads)
+                    t.join();
+                m_threads.clear();
+                QList<AgentOutcome> outcomes;
+                {
+                    QMutexLocker l(&m_mutex);
+                    outcomes = m_outcomes;
+                }
+                Q_EMIT finished(outcomes);
+            },
+            Qt::QueuedConnection);
+    }
+}
+
+AgentOutcome AgentRunner::runOne(const AgentJob& job)
+{
+    AgentOutcome outcome;
+    outcome.taskId = job.task.id;
+    outcome.runId = job.resumeRunId;
+    auto db = store::Database::open(m_dbPath);
+    if (!db) {
+        outcome.error = db.error().message;
+        return outcome;
+    }
+    TrajectoryStore trajectories(*db.value());
+    AgentSetup setup = m_base;
+    setup.task = job.task;
+    std::optional<AgentRun> resumed;
+    if (job.resumeRunId) {
+        auto claimed = trajectories.claimForResume(job.resumeRunId);
+        if (!claimed) {
+            outcome.error = claimed.error().message;
+            return outcome;
+        }
+        resumed = claimed.value();
+        setup.budgets = AgentBudgets::fromVariant(resumed->budgets);
+        setup.verify = verifyOptionsFromSettings(resumed->settings, setup.verify);
+    }
+    auto source = m_sources(job, resumed ? &*resumed : nullptr);
+    if (!source) {
+        outcome.error = source.error().message;
+        if (resumed)
+            (void)trajectories.finishRun(resumed->id, QStringLiteral("failed"), outcome.error, resumed->totals);
+        return outcome;
+    }
+    AgentLoop loop(
+        *db.value(), *source.value(), [this](const VerifyJob& j) { return verifyFromWorker(j); }, setup);
+    AgentRun run;
+    if (resumed) {
+        run = *resumed;
+    } else {
+        auto created = loop.create(m_actor);
+        if (!created) {
+            outcome.error = created.error().message;
+            return outcome;
+        }
+        run = created.value();
+    }
+    outcome.runId = run.id;
+    auto cancel = std::make_shared<std::atomic<bool>>(m_cancelAll.load());
+    {
+        QMutexLocker lock(&m_mutex);
+        m_active.insert(run.id, Active{cancel});
+    }
+    const QString taskId = job.task.id;
+    const qint64 runId = run.id;
+    QMetaObject::invokeMethod(
+        this, [this, taskId, runId] { Q_EMIT runStarted(taskId, runId); }, Qt::QueuedConnection);
+    auto ended = loop.drive(run, m_actor, cancel.get(), [this](const AgentRun& r, const TrajectoryStep& s) {
+        QMetaObject::invokeMethod(
+            this, [this, r, s] { Q_EMIT stepRecorded(r, s); }, Qt::QueuedConnection);
+    });
+    if (!ended) {
+        outcome.error = ended.error().message;
+        qCWarning(lcAgent).noquote() << "agent run" << run.id << ":" << outcome.error;
+        (void)trajectories.finishRun(run.id, QStringLiteral("failed"), outcome.error, run.totals);
+        auto again = trajectories.run(run.id);
+        if (again && again.value())
+            outcome.run = *again.value();
+        return outcome;
+    }
+    outcome.run = ended.value();
+    return outcome;
+}
+
+Verdict AgentRunner::verifyFromWorker(const VerifyJob& job)
+{
+    auto promise = std::make_shared<std::promise<Verdict>>();
+    auto future = promise->get_future();
+    QMetaObject::invokeMethod(
+        this,
+        [this, job, promise] {
+            const quint64 ticket = m_verifier.verify(job);
+            if (m_early.contains(ticket))
+                promise->set_value(m_early.take(ticket));
+            else
+                m_waiting.insert(ticket, promise);
+        },
+        Qt::QueuedConnection);
+    // The runner's thread may be tearing the runner down: then no verdict comes, and the step must not wait forever.
+    while (future.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+        if (m_shuttingDown) {
+            Verdict abandoned;
+            abandoned.status = VerdictStatus::SystemError;
+            abandoned.summary = QStringLiteral("verification abandoned: the agent runner was shut down");
+            return abandoned;
+        }
+    }
+    return future.get();
+}
+
+void AgentRunner::pollCancels()
+{
+    QList<QPair<qint64, std::shared_ptr<std::atomic<bool>>>> active;
+    {
+        QMutexLocker lock(&m_mutex);
+        for (auto it = m_active.cbegin(); it != m_active.cend(); ++it)
+            active.append({it.key(), it.value().cancel});
+    }
+    if (active.isEmpty())
+        return;
+    if (!m_pollDb) {
+        auto db = store::Database::open(m_dbPath);
+        if (!db)
+            return;
+        m_pollDb = std::move(db).value();
+    }
+    TrajectoryStore trajectories(*m_pollDb);
+    for (const auto& [id, flag] : active) {
+        auto requested = trajectories.cancelRequested(id);
+        if (requested && requested.value())
+            flag->store(true);
+    }
+}
+
+}  // namespace km

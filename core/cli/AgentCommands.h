@@ -1,0 +1,19 @@
+#pragma once
+// The `kmosaic agent` commands: run, resume, list, show, cancel (docs/agent.md). Each gets its arguments after
+// `agent SUB` and an open store.
+
+#include "cli/Cli.h"
+
+namespace km {
+class TaskStore;
+}
+
+namespace km::cli {
+
+int agentRunCommand(TaskStore& store, const QStringList& args, Io io);
+int agentResumeCommand(TaskStore& store, const QStringList& args, Io io);
+int agentListCommand(TaskStore& store, const QStringList& args, Io io);
+int agentShowCommand(TaskStore& store, const QStringList& args, Io io);
+int agentCancelCommand(TaskStore& store, const QStringList& args, Io io);
+
+}  // namespace km::cli

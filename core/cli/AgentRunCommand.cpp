@@ -1,0 +1,308 @@
+// kmosaic agent run / resume: options into an AgentSetup, the jobs, the runner, a progress line, a summary table.
+#include "agent/AgentRunner.h"
+#include "agent/ReplySource.h"
+#include "cli/AgentCommands.h"
+#include "cli/AgentText.h"
+#include "cli/Options.h"
+#include "store/Database.h"
+#include "store/TaskStore.h"
+#include "store/TrajectoryStore.h"
+#include "util/Json.h"
+#include "verify/LocalExecutor.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+
+namespace km::cli {
+
+namespace {
+
+void addRunOptions(QCommandLineParser& p)
+{
+    const QList<QCommandLineOption> options{
+        {QStringLiteral("task"), QStringLiteral("Task to run (repeatable)."), QStringLiteral("ID")},
+        {QStringLiteral("provider"),
+         QStringLiteral("OpenAI-compatible endpoint (JSON: base_url, model, api_key_env, "
+                        "...; an optional \"sampling\" object)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("manual"), QStringLiteral("Manual agent: replies from DIR/reply-001.md, reply-002.md ..."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("manual-cmd"), QStringLiteral("Manual agent: a command given the prompt on stdin."),
+         QStringLiteral("CMD")},
+        {QStringLiteral("concurrency"), QStringLiteral("Runs at once (LLM calls in parallel)."), QStringLiteral("N")},
+        {QStringLiteral("max-turns"), QStringLiteral("Turns per run (default 8)."), QStringLiteral("N")},
+        {QStringLiteral("max-tokens"), QStringLiteral("Tokens per run."), QStringLiteral("N")},
+        {QStringLiteral("max-minutes"), QStringLiteral("Wall time per run."), QStringLiteral("M")},
+        {QStringLiteral("repair-turns"), QStringLiteral("Turns of the repair stage."), QStringLiteral("N")},
+        {QStringLiteral("optimise-turns"), QStringLiteral("Turns of the optimise stage."), QStringLiteral("N")},
+        {QStringLiteral("target-speedup"), QStringLiteral("Stop optimising at this speedup."), QStringLiteral("X")},
+        {QStringLiteral("plateau"), QStringLiteral("Stop after N optimise steps without a new best (default 3)."),
+         QStringLiteral("N")},
+        {QStringLiteral("temperature"), QStringLiteral("Sampling temperature."), QStringLiteral("T")},
+        {QStringLiteral("top-p"), QStringLiteral("Nucleus sampling."), QStringLiteral("P")},
+        {QStringLiteral("reply-tokens"), QStringLiteral("max_tokens of each reply."), QStringLiteral("N")},
+        {QStringLiteral("seed"), QStringLiteral("Sampling seed."), QStringLiteral("N")},
+        {QStringLiteral("device"), QStringLiteral("auto, cpu or cuda."), QStringLiteral("D"), QStringLiteral("auto")},
+        {QStringLiteral("config"), QStringLiteral("Configurations to verify on."), QStringLiteral("NAME")},
+        {QStringLiteral("seeds"), QStringLiteral("Correctness trials per configuration."), QStringLiteral("N")},
+        {QStringLiteral("timing-runs"), QStringLiteral("Timed runs of each side."), QStringLiteral("N")},
+        {QStringLiteral("timeout"), QStringLiteral("Limit of each verification process, s."), QStringLiteral("S")},
+        {QStringLiteral("build-cache"), QStringLiteral("Folder for extension builds."), QStringLiteral("DIR")},
+        {QStringLiteral("ncu"), QStringLiteral("Nsight Compute figures after a pass (GPU).")},
+        {QStringLiteral("no-profile"), QStringLiteral("No profiler attribution.")},
+        {QStringLiteral("prompts"), QStringLiteral("Prompt templates folder."), QStringLiteral("DIR")},
+        {QStringLiteral("guidance"), QStringLiteral("Guidance notes folder."), QStringLiteral("DIR")},
+        {QStringLiteral("json"), QStringLiteral("One JSON line per run at the end.")},
+        {QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")},
+    };
+    for (const QCommandLineOption& o : options)
+        p.addOption(o);
+}
+
+Result<double> number(const QCommandLineParser& p, const QString& name, double min, double fallback)
+{
+    if (!p.isSet(name))
+        return fallback;
+    bool ok = false;
+    const double v = p.value(name).toDouble(&ok);
+    if (!ok || v < min)
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("--%1 needs a number >= %2").arg(name).arg(min));
+    return v;
+}
+
+struct Parsed {
+    AgentSetup setup;
+    int concurrency = 1;
+    Sampling sampling;
+};
+
+Result<Parsed> parseSetup(const QCommandLineParser& p)
+{
+    Parsed out;
+    AgentBudgets& b = out.setup.budgets;
+    QList<QPair<QString, double*>> numbers;
+    double concurrency = 1, turns = b.run.turns, tokens = 0, minutes = 0, repair = 0, optimise = 0, target = 0,
+           plateau = b.plateau, seeds = 2, timingRuns = 0, timeout = 300;
+    const QList<std::tuple<QString, double*, double>> spec{{QStringLiteral("concurrency"), &concurrency, 1},
+                                                           {QStringLiteral("max-turns"), &turns, 1},
+                                                           {QStringLiteral("max-tokens"), &tokens, 0},
+                                                           {QStringLiteral("max-minutes"), &minutes, 0},
+                                                           {QStringLiteral("repair-turns"), &repair, 0},
+                                                           {QStringLiteral("optimise-turns"), &optimise, 0},
+                                                           {QStringLiteral("target-speedup"), &target, 0},
+                                                           {QStringLiteral("plateau"), &plateau, 0},
+                                                           {QStringLiteral("seeds"), &seeds, 1},
+                                                           {QStringLiteral("timing-runs"), &timingRuns, 1},
+                                                           {QStringLiteral("timeout"), &timeout, 1}};
+    for (const auto& [name, target_, min] : spec) {
+        auto v = number(p, name, min, *target_);
+        if (!v)
+            return v.error();
+        *target_ = v.value();
+    }
+    out.concurrency = int(concurrency);
+    b.run = {int(turns), qint64(tokens), minutes};
+    b.repair.turns = int(repair);
+    b.optimise.turns = int(optimise);
+    b.targetSpeedup = target;
+    b.plateau = int(plateau);
+    VerifyOptions& o = out.setup.verify;
+    o.device = p.value(QStringLiteral("device"));
+    if (o.device != QLatin1String("auto") && o.device != QLatin1String("cpu") && o.device != QLatin1String("cuda"))
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("--device must be auto, cpu or cuda"));
+    for (const QString& v : p.values(QStringLiteral("config")))
+        o.configs += v.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    o.seeds = int(seeds);
+    o.timingRuns = int(timingRuns);
+    o.timeoutS = timeout;
+    o.buildCache = p.isSet(QStringLiteral("build-cache"))
+                       ? p.value(QStringLiteral("build-cache"))
+                       : QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
+                             QStringLiteral("/kmosaic/builds");
+    o.ncu = p.isSet(QStringLiteral("ncu"));
+    o.profile = !p.isSet(QStringLiteral("no-profile"));
+    auto prompts = p.isSet(QStringLiteral("prompts")) ? PromptLibrary::load(p.value(QStringLiteral("prompts")))
+                                                      : PromptLibrary::loadDefault();
+    if (!prompts)
+        return makeError(prompts.error().code, QStringLiteral("prompt templates: ") + prompts.error().message);
+    out.setup.prompts = prompts.value();
+    auto guidance = p.isSet(QStringLiteral("guidance")) ? GuidanceLibrary::load(p.value(QStringLiteral("guidance")))
+                                                        : GuidanceLibrary::loadDefault();
+    if (!guidance)
+        return makeError(guidance.error().code, QStringLiteral("guidance: ") + guidance.error().message);
+    out.setup.guidance = guidance.value();
+    if (p.isSet(QStringLiteral("temperature")))
+        out.sampling.temperature = p.value(QStringLiteral("temperature")).toDouble();
+    if (p.isSet(QStringLiteral("top-p")))
+        out.sampling.topP = p.value(QStringLiteral("top-p")).toDouble();
+    if (p.isSet(QStringLiteral("reply-tokens")))
+        out.sampling.maxTokens = p.value(QStringLiteral("reply-tokens")).toInt();
+    if (p.isSet(QStringLiteral("seed")))
+        out.sampling.seed = p.value(QStringLiteral("seed")).toLongLong();
+    return out;
+}
+
+// The provider file: ProviderConfig's JSON plus an optional "sampling" object (temperature, top_p, max_tokens,
+// seed) that command-line options override.
+Result<std::unique_ptr<ReplySource>> providerSource(const QString& path, Sampling sampling)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::NotFound, QStringLiteral("provider file %1: %2").arg(path, f.errorString()));
+    QJsonParseError pe;
+    QJsonObject obj = QJsonDocument::fromJson(f.readAll(), &pe).object();
+    if (pe.error != QJsonParseError::NoError)
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("provider file %1 is not JSON: %2").arg(path, pe.errorString()));
+    const Sampling fromFile = Sampling::fromVariant(obj.take(QStringLiteral("sampling")).toObject().toVariantMap());
+    auto config = providerConfigFromJson(obj);
+    if (!config)
+        return makeError(config.error().code, QStringLiteral("%1: %2").arg(path, config.error().message));
+    sampling.temperature = sampling.temperature ? sampling.temperature : fromFile.temperature;
+    sampling.topP = sampling.topP ? sampling.topP : fromFile.topP;
+    sampling.maxTokens = sampling.maxTokens ? sampling.maxTokens : fromFile.maxTokens;
+    sampling.seed = sampling.seed ? sampling.seed : fromFile.seed;
+    return makeLlmReplySource(config.value(), sampling);
+}
+
+int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& p, const Parsed& parsed,
+            const QList<AgentJob>& jobs, const AgentRunner::SourceFactory& sources, Io io)
+{
+    LocalExecutor executor(harnessLaunch({}));
+    Verifier verifier(executor);
+    AgentRunner runner(verifier, store.database().path(), parsed.setup, sources, defaultActor());
+    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    int ended = 0;
+    QObject::connect(&runner, &AgentRunner::runStarted, &runner, [&](const QString& task, qint64 id) {
+        if (!quiet)
+            io.err << "kmosaic agent: run " << id << " on " << task << " started\n" << Qt::flush;
+    });
+    QObject::connect(&runner, &AgentRunner::stepRecorded, &runner, [&](const AgentRun& run, const TrajectoryStep& s) {
+        if (!quiet)
+            io.err << "kmosaic agent: [" << ended << "/" << jobs.size() << " runs done] " << stepLine(run, s) << "\n"
+                   << Qt::flush;
+    });
+    QObject::connect(&runner, &AgentRunner::runEnded, &runner, [&](const AgentOutcome&) { ++ended; });
+    const QList<AgentOutcome> outcomes = runner.runAndWait(jobs, parsed.concurrency);
+    printOutcomes(outcomes, p.isSet(QStringLiteral("json")), io);
+    int code = Ok;
+    for (const AgentOutcome& o : outcomes) {
+        if (!o.error.isEmpty() || !o.run || o.run->state == QLatin1String("failed")) {
+            io.err << "kmosaic " << command << ": " << o.taskId << ": "
+                   << (o.error.isEmpty() && o.run ? o.run->error : o.error) << "\n";
+            code = Failed;
+        } else if (!o.run->totals.value(QStringLiteral("passed")).toBool() && code == Ok) {
+            code = NotPassed;
+        }
+    }
+    return code;
+}
+
+}  // namespace
+
+int agentRunCommand(TaskStore& store, const QStringList& args, Io io)
+{
+    QCommandLineParser p;
+    addRunOptions(p);
+    addFilterOptions(p);
+    if (!parseArgs(p, QStringLiteral("agent run"), args, io))
+        return Usage;
+    const int sources = int(p.isSet(QStringLiteral("provider"))) + int(p.isSet(QStringLiteral("manual"))) +
+                        int(p.isSet(QStringLiteral("manual-cmd")));
+    if (sources != 1) {
+        io.err << "kmosaic agent run: give one of --provider FILE.json, --manual DIR or --manual-cmd CMD\n";
+        return Usage;
+    }
+    auto parsed = parseSetup(p);
+    if (!parsed) {
+        io.err << "kmosaic agent run: " << parsed.error().message << "\n";
+        return parsed.error().code == ErrorCode::InvalidInput ? Usage : Failed;
+    }
+    auto filter = filterFromOptions(p);
+    if (!filter) {
+        io.err << "kmosaic agent run: " << filter.error().message << "\n";
+        return Usage;
+    }
+    TaskFilter f = filter.value();
+    f.ids += p.values(QStringLiteral("task"));
+    const bool anyFilter = !f.ids.isEmpty() || !f.statuses.isEmpty() || !f.levels.isEmpty() ||
+                           !f.categories.isEmpty() || !f.presentations.isEmpty() || !f.text.isEmpty();
+    if (!anyFilter) {
+        io.err << "kmosaic agent run: name tasks with --task ID or select them with filters (--category ...)\n";
+        return Usage;
+    }
+    auto tasks = store.tasks(f);
+    if (!tasks) {
+        io.err << "kmosaic agent run: " << tasks.error().message << "\n";
+        return Failed;
+    }
+    for (const QString& id : p.values(QStringLiteral("task"))) {
+        if (std::none_of(tasks->cbegin(), tasks->cend(), [&](const Task& t) { return t.id == id; })) {
+            io.err << "kmosaic agent run: no task with id '" << id << "'\n";
+            return Failed;
+        }
+    }
+    if (tasks->isEmpty()) {
+        io.err << "kmosaic agent run: no task matches\n";
+        return Failed;
+    }
+    (void)TrajectoryStore(store.database()).markDeadRunsInterrupted();
+    QList<AgentJob> jobs;
+    for (const Task& t : tasks.value())
+        jobs.append({t, 0});
+    const Sampling sampling = parsed->sampling;
+    const QString provider = p.value(QStringLiteral("provider"));
+    const QString dir = p.value(QStringLiteral("manual"));
+    const QString cmd = p.value(QStringLiteral("manual-cmd"));
+    AgentRunner::SourceFactory factory = [=](const AgentJob&, const AgentRun*) -> Result<std::unique_ptr<ReplySource>> {
+        if (!provider.isEmpty())
+            return providerSource(provider, sampling);
+        if (!dir.isEmpty())
+            return makeManualDirSource(dir);
+        return makeManualCommandSource(cmd);
+    };
+    return runJobs(store, QStringLiteral("agent run"), p, parsed.value(), jobs, factory, io);
+}
+
+int agentResumeCommand(TaskStore& store, const QStringList& args, Io io)
+{
+    QCommandLineParser p;
+    addRunOptions(p);
+    p.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The run to continue."));
+    if (!parseArgs(p, QStringLiteral("agent resume"), args, io))
+        return Usage;
+    bool ok = false;
+    const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
+    if (!ok || p.positionalArguments().size() != 1) {
+        io.err << "kmosaic agent resume: give the id of one run (kmosaic agent list)\n";
+        return Usage;
+    }
+    TrajectoryStore trajectories(store.database());
+    (void)trajectories.markDeadRunsInterrupted();
+    auto run = trajectories.run(id);
+    if (!run || !run.value()) {
+        io.err << "kmosaic agent resume: "
+               << (run ? QStringLiteral("no agent run with id %1").arg(id) : run.error().message) << "\n";
+        return Failed;
+    }
+    auto task = store.task(run.value()->taskId);
+    if (!task || !task.value()) {
+        io.err << "kmosaic agent resume: the run's task '" << run.value()->taskId << "' is not in the store\n";
+        return Failed;
+    }
+    auto parsed = parseSetup(p);
+    if (!parsed) {
+        io.err << "kmosaic agent resume: " << parsed.error().message << "\n";
+        return Failed;
+    }
+    AgentRunner::SourceFactory factory = [](const AgentJob&,
+                                            const AgentRun* r) -> Result<std::unique_ptr<ReplySource>> {
+        return replySourceFromSettings(r->settings.value(QStringLiteral("source")).toMap());
+    };
+    return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{*task.value(), id}}, factory,
+                   io);
+}
+
+}  // namespace km::cli

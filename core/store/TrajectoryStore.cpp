@@ -1,0 +1,252 @@
+#include "store/TrajectoryStore.h"
+
+#include "store/AuditLog.h"
+#include "store/Database.h"
+#include "util/Json.h"
+#include "util/Logging.h"
+#include "verify/VerdictJson.h"
+
+#include <QSqlQuery>
+
+namespace km {
+
+namespace {
+const char* const kRunColumns = "id, task_id, kind, model, prompt_version, settings, state, started_at, ended_at, "
+                                "owner, budgets, totals, stage, error, cancel_requested, best_step_id";
+
+QVariant parsed(const QVariant& column)
+{
+    json::ParseError e;
+    return json::parse(column.toString().toUtf8(), &e).value_or(QVariant());
+}
+
+QDateTime timeOf(const QVariant& column)
+{
+    return column.isNull() ? QDateTime() : parseIsoUtc(column.toString()).value_or(QDateTime());
+}
+
+AgentRun runFromRow(const QSqlQuery& q)
+{
+    AgentRun r;
+    r.id = q.value(0).toLongLong();
+    r.taskId = q.value(1).toString();
+    r.kind = q.value(2).toString();
+    r.model = q.value(3).toString();
+    r.promptVersion = q.value(4).toString();
+    r.settings = parsed(q.value(5)).toMap();
+    r.state = q.value(6).toString();
+    r.startedAt = timeOf(q.value(7));
+    r.endedAt = timeOf(q.value(8));
+    r.owner = q.value(9).toString();
+    r.budgets = parsed(q.value(10)).toMap();
+    r.totals = parsed(q.value(11)).toMap();
+    r.stage = q.value(12).toString();
+    r.error = q.value(13).toString();
+    r.cancelRequested = q.value(14).toInt() != 0;
+    r.bestStepId = q.value(15).toLongLong();
+    return r;
+}
+
+const char* const kStepColumns = "id, run_id, idx, stage, messages, code, diff, error, tokens_in, tokens_out, "
+                                 "latency_ms, created_at, verdict_id, template, prompt, reply, guidance, usage, "
+                                 "verify_ms, solution_id, status, speedup, summary";
+
+TrajectoryStep stepFromRow(const QSqlQuery& q)
+{
+    TrajectoryStep s;
+    s.id = q.value(0).toLongLong();
+    s.runId = q.value(1).toLongLong();
+    s.idx = q.value(2).toInt();
+    s.stage = q.value(3).toString();
+    s.messages = parsed(q.value(4)).toList();
+    s.code = q.value(5).toString();
+    s.diff = q.value(6).toString();
+    s.error = q.value(7).toString();
+    s.tokensIn = q.value(8).toLongLong();
+    s.tokensOut = q.value(9).toLongLong();
+    s.latencyMs = q.value(10).toLongLong();
+    s.createdAt = timeOf(q.value(11));
+    s.verdictId = q.value(12).toLongLong();
+    s.templateName = q.value(13).toString();
+    s.prompt = q.value(14).toString();
+    s.reply = q.value(15).toString();
+    s.guidance = parsed(q.value(16)).toList();
+    s.usage = parsed(q.value(17)).toMap();
+    s.verifyMs = q.value(18).toLongLong();
+    s.solutionId = q.value(19).toLongLong();
+    s.status = q.value(20).toString();
+    if (!q.isNull(21))
+        s.speedup = q.value(21).toDouble();
+    s.summary = q.value(22).toString();
+    return s;
+}
+
+QString jsonText(const QVariant& v)
+{
+    return QString::fromUtf8(json::write(v));
+}
+}  // namespace
+
+Result<AgentRun> TrajectoryStore::createRun(AgentRun run, const QString& actor)
+{
+    store::Transaction tx(m_db);
+    if (!tx.started())
+        return tx.started().error();
+    auto task = m_db.exec(QStringLiteral("SELECT 1 FROM tasks WHERE id = ?"), {run.taskId});
+    if (!task)
+        return task.error();
+    if (!task.value().next())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no task with id '%1'").arg(run.taskId));
+    const QString now = store::nowText();
+    run.state = QStringLiteral("running");
+    run.owner = thisOwner();
+    run.startedAt = parseIsoUtc(now).value_or(QDateTime());
+    auto ins = m_db.exec(QStringLiteral("INSERT INTO runs(task_id, kind, model, prompt_version, settings, state, "
+                                        "started_at, owner, budgets, totals, stage) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
+                         {run.taskId, run.kind, run.model, run.promptVersion, jsonText(run.settings), run.state, now,
+                          run.owner, jsonText(run.budgets), jsonText(run.totals), run.stage});
+    if (!ins)
+        return ins.error();
+    run.id = ins.value().lastInsertId().toLongLong();
+    if (Status st =
+            store::appendAudit(m_db, actor, QStringLiteral("run"), QString::number(run.id), QStringLiteral("started"),
+                               {}, {{QStringLiteral("task_id"), run.taskId}, {QStringLiteral("kind"), run.kind}});
+        !st)
+        return st.error();
+    if (Status st = tx.commit(); !st)
+        return st.error();
+    return run;
+}
+
+Status TrajectoryStore::finishRun(qint64 runId, const QString& state, const QString& error, const QVariantMap& totals)
+{
+    auto q = m_db.exec(QStringLiteral("UPDATE runs SET state = ?, error = ?, totals = ?, ended_at = ? WHERE id = ?"),
+                       {state, error, jsonText(totals), store::nowText(), runId});
+    if (!q)
+        return q.error();
+    return {};
+}
+
+Status TrajectoryStore::requestCancel(qint64 runId)
+{
+    auto q =
+        m_db.exec(QStringLiteral("UPDATE runs SET cancel_requested = 1 WHERE id = ? AND state = 'running'"), {runId});
+    if (!q)
+        return q.error();
+    if (q.value().numRowsAffected() == 0) {
+        auto r = run(runId);
+        if (!r)
+            return r.error();
+        if (!r.value())
+            return makeError(ErrorCode::NotFound, QStringLiteral("no agent run with id %1").arg(runId));
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("agent run %1 is %2, not running").arg(runId).arg(r.value()->state));
+    }
+    return {};
+}
+
+Result<bool> TrajectoryStore::cancelRequested(qint64 runId)
+{
+    auto q = m_db.exec(QStringLiteral("SELECT cancel_requested FROM runs WHERE id = ?"), {runId});
+    if (!q)
+        return q.error();
+    return q.value().next() && q.value().value(0).toInt() != 0;
+}
+
+Result<QList<qint64>> TrajectoryStore::markDeadRunsInterrupted()
+{
+    auto q = m_db.exec(QStringLiteral("SELECT id, owner FROM runs WHERE state = 'running'"));
+    if (!q)
+        return q.error();
+    QList<qint64> dead;
+    while (q.value().next()) {
+        if (!ownerAlive(q.value().value(1).toString()))
+            dead.append(q.value().value(0).toLongLong());
+    }
+    for (qint64 id : dead) {
+        auto u = m_db.exec(QStringLiteral("UPDATE runs SET state = 'interrupted', ended_at = ?, error = "
+                                          "'the process running it ended without finishing it' "
+                                          "WHERE id = ? AND state = 'running'"),
+                           {store::nowText(), id});
+        if (!u)
+            return u.error();
+        qCInfo(lcAgent) << "agent run" << id << "was left running by a process that is gone: interrupted";
+    }
+    return dead;
+}
+
+Result<AgentRun> TrajectoryStore::claimForResume(qint64 runId)
+{
+    store::Transaction tx(m_db);
+    if (!tx.started())
+        return tx.started().error();
+    auto r = run(runId);
+    if (!r)
+        return r.error();
+    if (!r.value())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no agent run with id %1").arg(runId));
+    AgentRun a = *r.value();
+    if (a.state == QLatin1String("completed"))
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("agent run %1 is completed: nothing to resume").arg(runId));
+    if (a.state == QLatin1String("running") && ownerAlive(a.owner))
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("agent run %1 is running in process %2").arg(runId).arg(a.owner));
+    a.state = QStringLiteral("running");
+    a.owner = thisOwner();
+    a.error.clear();
+    a.cancelRequested = false;
+    auto u = m_db.exec(QStringLiteral("UPDATE runs SET state = 'running', owner = ?, error = '', cancel_requested = 0, "
+                                      "ended_at = NULL WHERE id = ?"),
+                       {a.owner, runId});
+    if (!u)
+        return u.error();
+    if (Status st = tx.commit(); !st)
+        return st.error();
+    return a;
+}
+
+Result<std::optional<AgentRun>> TrajectoryStore::run(qint64 runId)
+{
+    auto q = m_db.exec(QStringLiteral("SELECT %1 FROM runs WHERE id = ?").arg(QLatin1String(kRunColumns)), {runId});
+    if (!q)
+        return q.error();
+    if (!q.value().next())
+        return std::optional<AgentRun>();
+    return std::optional<AgentRun>(runFromRow(q.value()));
+}
+
+Result<QList<AgentRun>> TrajectoryStore::runs(const QString& taskId, int limit)
+{
+    QString sql = QStringLiteral("SELECT %1 FROM runs").arg(QLatin1String(kRunColumns));
+    QVariantList b;
+    if (!taskId.isEmpty()) {
+        sql += QStringLiteral(" WHERE task_id = ?");
+        b << taskId;
+    }
+    sql += QStringLiteral(" ORDER BY id DESC");
+    if (limit > 0)
+        sql += QStringLiteral(" LIMIT %1").arg(limit);
+    auto q = m_db.exec(sql, b);
+    if (!q)
+        return q.error();
+    QList<AgentRun> out;
+    while (q.value().next())
+        out.append(runFromRow(q.value()));
+    return out;
+}
+
+Result<QList<TrajectoryStep>> TrajectoryStore::steps(qint64 runId)
+{
+    auto q = m_db.exec(QStringLiteral("SELECT %1 FROM trajectory_steps WHERE run_id = ? ORDER BY idx")
+                           .arg(QLatin1String(kStepColumns)),
+                       {runId});
+    if (!q)
+        return q.error();
+    QList<TrajectoryStep> out;
+    while (q.value().next())
+        out.append(stepFromRow(q.value()));
+    return out;
+}
+
+}  // namespace km

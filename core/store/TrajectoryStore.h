@@ -1,0 +1,53 @@
+#pragma once
+// Agent runs and their steps (docs/store.md, v6), over the store file a TaskStore opened. Each step is written in
+// one transaction with its solution and verdict, so a process killed at any moment loses no completed step. Lives
+// on the thread that owns the Database it is given: build another on another thread's Database.
+
+#include "model/Trajectory.h"
+#include "model/Verdict.h"
+#include "util/Result.h"
+
+namespace km {
+namespace store {
+class Database;
+}
+
+class TrajectoryStore {
+public:
+    explicit TrajectoryStore(store::Database& db) : m_db(db) {}
+
+    // "pid@host" of this process, and whether an owner string names a live process (always true for another host:
+    // it cannot be checked from here).
+    static QString thisOwner();
+    static bool ownerAlive(const QString& owner);
+
+    // Stores a new run (state running, owned by this process, started now) and returns it with its id.
+    Result<AgentRun> createRun(AgentRun run, const QString& actor);
+    // One completed step, in ONE transaction: its solution (origin agent, linked to the step) and verdict when it
+    // has code and a verdict, the step row, and the run's stage, totals and best step (`best`: this step is the
+    // run's best so far). Returns the step with its ids.
+    Result<TrajectoryStep> recordStep(const AgentRun& run, TrajectoryStep step, const std::optional<Verdict>& verdict,
+                                      bool best, const QString& actor);
+    // Ends a run: state (completed, cancelled, failed, interrupted), error, totals; ended_at now.
+    Status finishRun(qint64 runId, const QString& state, const QString& error, const QVariantMap& totals);
+    // Marks the run for cancellation; the process running it polls cancelRequested() between steps.
+    // A run that is not running is refused (Conflict).
+    Status requestCancel(qint64 runId);
+    Result<bool> cancelRequested(qint64 runId);
+    // Runs left 'running' by a process that is gone (this host, pid not alive) become 'interrupted'. Returns them.
+    Result<QList<qint64>> markDeadRunsInterrupted();
+    // Takes over an interrupted, failed or cancelled run to continue it: state running, owner this process, no
+    // cancel request, no error. Refused (Conflict) for a completed run or one a live process runs.
+    Result<AgentRun> claimForResume(qint64 runId);
+
+    Result<std::optional<AgentRun>> run(qint64 runId);
+    Result<QList<AgentRun>> runs(const QString& taskId = {}, int limit = 0);  // newest first
+    Result<QList<TrajectoryStep>> steps(qint64 runId);                        // in order
+
+private:
+    Result<qint64> storeSolutionAndVerdict(const QString& taskId, const QString& code, const Verdict& v,
+                                           const QString& actor, qint64* verdictId);
+    store::Database& m_db;
+};
+
+}  // namespace km

@@ -1,0 +1,356 @@
+// Full agent runs through the real kmosaic binary, store and harness (on the CPU), with replies from
+// fake_llm_server.py on loopback (real sockets and streams) or from a person (manual agent): a run that repairs a
+// build error and a wrong result through 429, 500, stalled, truncated and malformed replies; a reply without code
+// and a huge one as recorded steps; a run killed with -9 mid-call and resumed with no step lost.
+#include "util/Json.h"
+
+#include <QDeadlineTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+struct Run {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run kmosaic(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(KMOSAIC_CLI), args);
+    if (!p.waitForFinished(300000))
+        qFatal("kmosaic %s did not finish", qPrintable(args.join(' ')));
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QVariantMap jsonObject(const QString& text)
+{
+    return km::json::parse(text.trimmed().toUtf8(), nullptr).value_or(QVariant()).toMap();
+}
+
+const char* const kHeader = "import torch\nimport torch.nn as nn\n";
+const char* const kModel = "\n\nclass ModelNew(nn.Module):\n    def __init__(self, negative_slope):\n"
+                           "        super().__init__()\n        self.negative_slope = negative_slope\n\n"
+                           "    def forward(self, x):\n";
+
+QString fenced(const QString& code)
+{
+    return QStringLiteral("Here is the file.\n\n```python\n%1```\n").arg(code);
+}
+
+// Passes on the CPU: pure PyTorch, the slope taken from the constructor.
+QString passing()
+{
+    return fenced(QString::fromLatin1(kHeader) + kModel +
+                  "        return torch.clamp(x, min=0) + self.negative_slope * torch.clamp(x, max=0)\n");
+}
+// A wrong result: the slope hard-coded to 0.5.
+QString wrong()
+{
+    return fenced(QString::fromLatin1(kHeader) + kModel +
+                  "        return torch.clamp(x, min=0) + 0.5 * torch.clamp(x, max=0)\n");
+}
+// A C++ extension with an undeclared identifier on line 6 of the file.
+QString buildError()
+{
+    return fenced(QString::fromLatin1(kHeader) +
+                  "from torch.utils.cpp_extension import load_inline\n\ncpp = r\"\"\"\n"
+                  "torch::Tensor f(torch::Tensor x) { return x * undeclared_scale; }\n\"\"\"\n"
+                  "_ext = load_inline(name=\"kmt_agent_runs_build_error\", cpp_sources=cpp, functions=[\"f\"])\n" +
+                  kModel + "        return _ext.f(x)\n");
+}
+
+QJsonObject reply(const QString& content, int promptTokens = 1000, int completionTokens = 200)
+{
+    return {{"kind", "reply"},
+            {"content", content},
+            {"chunk_chars", 400},
+            {"chunk_delay_ms", 0},
+            {"usage", QJsonObject{{"prompt_tokens", promptTokens},
+                                  {"completion_tokens", completionTokens},
+                                  {"total_tokens", promptTokens + completionTokens}}}};
+}
+
+// fake_llm_server.py with a script; its requests are read back from its log.
+class FakeServer {
+public:
+    FakeServer(const QString& dir, const QJsonArray& script) : m_log(dir + "/requests.jsonl")
+    {
+        QFile f(dir + "/script.json");
+        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(script).toJson()) < 0)
+            return;
+        f.close();
+        m_proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        m_proc.start("/usr/bin/python3", {KMOSAIC_FAKE_LLM_SERVER, f.fileName(), m_log});
+        const QDeadlineTimer deadline(15000);
+        while (!m_proc.canReadLine() && m_proc.state() != QProcess::NotRunning && !deadline.hasExpired())
+            m_proc.waitForReadyRead(200);
+        const QByteArray line = m_proc.readLine().trimmed();
+        if (line.startsWith("PORT "))
+            m_port = line.mid(5).toInt();
+    }
+    ~FakeServer()
+    {
+        m_proc.kill();
+        m_proc.waitForFinished(5000);
+    }
+    bool started() const { return m_port > 0; }
+    // A provider file for this server: short stall timeout and backoff so that retries are quick.
+    QString providerFile(const QString& dir, int stallS = 2, qint64 maxReplyBytes = 4 << 20) const
+    {
+        const QString path = dir + "/provider.json";
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            const QJsonObject o{
+                {"name", "fake"},
+                {"base_url", QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port)},
+                {"model", "fake-model"},
+                {"timeouts", QJsonObject{{"connect_s", 5}, {"total_s", 120}, {"stall_s", stallS}}},
+                {"retries", QJsonObject{{"max_attempts", 4}, {"base_backoff_ms", 100}, {"max_backoff_ms", 2000}}},
+                {"max_reply_bytes", maxReplyBytes},
+                {"sampling", QJsonObject{{"temperature", 0.2}, {"seed", 7}}}};
+            f.write(QJsonDocument(o).toJson());
+        }
+        return path;
+    }
+    QList<QJsonObject> requests() const
+    {
+        QFile f(m_log);
+        QList<QJsonObject> out;
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray& line : f.readAll().split('\n'))
+                if (!line.isEmpty())
+                    out << QJsonDocument::fromJson(line).object();
+        return out;
+    }
+
+private:
+    QString m_log;
+    QProcess m_proc;
+    int m_port = 0;
+};
+}  // namespace
+
+class TestAgentRuns : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_db = m_dir.filePath("store.sqlite");
+        for (const char* id : {"leaky-relu", "silu"}) {
+            const Run r = kmosaic({"--db", m_db, "import", QStringLiteral(KMOSAIC_TASKS_DIR "/") + id});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+    }
+
+    // Every kind of transport failure is retried inside a step; a reply without code, a build error and a wrong
+    // result are each a recorded step whose feedback reaches the next prompt; the run ends PASSED.
+    void repairsBuildErrorAndWrongResult()
+    {
+        QTemporaryDir dir;
+        FakeServer server(dir.path(),
+                          QJsonArray{
+                              QJsonObject{{"kind", "status"}, {"code", 429}, {"retry_after", "1"}},
+                              reply("Let me think about the memory layout first."),
+                              QJsonObject{{"kind", "status"}, {"code", 500}},
+                              reply(buildError()),
+                              QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 8}, {"content", wrong()}},
+                              reply(wrong()),
+                              QJsonObject{{"kind", "truncate"}, {"after_chunks", 1}, {"content", passing()}},
+                              QJsonObject{{"kind", "malformed"}},
+                              reply(passing()),
+                          });
+        QVERIFY(server.started());
+        const Run r = kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu", "--provider",
+                               server.providerFile(dir.path()), "--device", "cpu", "--seeds", "1", "--target-speedup",
+                               "0.01", "--max-turns", "6", "--build-cache", KMOSAIC_VERIFY_BUILD_CACHE, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        const QVariantMap summary = jsonObject(r.out);
+        QCOMPARE(summary.value("state").toString(), QStringLiteral("completed"));
+        QVERIFY(summary.value("totals").toMap().value("passed").toBool());
+        QCOMPARE(summary.value("model").toString(), QStringLiteral("fake-model"));
+        QVERIFY(r.err.contains("step 2 implement: COMPILE_ERROR"));  // the progress lines
+
+        const QVariantMap show = showJson(summary.value("id").toLongLong());
+        const QVariantList steps = show.value("steps").toList();
+        QCOMPARE(steps.size(), 4);
+        const QStringList statuses{"", "COMPILE_ERROR", "INCORRECT_NUMERICAL", "PASSED"};
+        const QList<int> attempts{2, 2, 2, 3};
+        for (int i = 0; i < 4; ++i) {
+            const QVariantMap s = steps[i].toMap();
+            QCOMPARE(s.value("status").toString(), statuses[i]);
+            QCOMPARE(s.value("usage").toMap().value("attempts").toInt(), attempts[i]);
+            QCOMPARE(s.value("tokens_in").toInt(), 1000);
+            QCOMPARE(s.value("tokens_out").toInt(), 200);
+        }
+        QVERIFY(steps[0].toMap().value("error").toString().contains("no code block"));
+        QCOMPARE(steps[1].toMap().value("template").toString(), QStringLiteral("no_code"));
+        // Feedback: the compiler's message at the solution's line, then the failing configuration's figures.
+        QVERIFY2(steps[2].toMap().value("prompt").toString().contains(
+                     QRegularExpression("line 6: error: .*undeclared_scale")),
+                 qPrintable(steps[2].toMap().value("prompt").toString()));
+        QVERIFY(steps[3].toMap().value("prompt").toString().contains("max abs error"));
+        QVERIFY(!steps[3].toMap().value("diff").toString().isEmpty());
+        QCOMPARE(show.value("best_step_id").toLongLong(), steps[3].toMap().value("id").toLongLong());
+        QVERIFY(!steps[2].toMap().value("guidance").toList().isEmpty());
+        QVERIFY(show.value("settings").toMap().contains("harness_version"));
+        QCOMPARE(show.value("prompt_version").toString().contains("repair@"), true);
+
+        // What the server saw: sampling from the provider file, the whole conversation on each turn, no key.
+        const QList<QJsonObject> requests = server.requests();
+        QCOMPARE(requests.size(), 9);
+        const QJsonObject last = requests.last().value("body").toObject();
+        QCOMPARE(last.value("temperature").toDouble(), 0.2);
+        QCOMPARE(last.value("messages").toArray().size(), 8);  // system + 3 x (user, assistant) + user
+    }
+
+    void noCodeAndHugeRepliesAreRecordedSteps()
+    {
+        QTemporaryDir dir;
+        FakeServer server(dir.path(), QJsonArray{QJsonObject{{"kind", "huge"}, {"bytes", 300000}},
+                                                 reply("I would rather explain the idea in words.")});
+        QVERIFY(server.started());
+        const Run r =
+            kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu", "--provider",
+                     server.providerFile(dir.path(), 2, 100000), "--device", "cpu", "--max-turns", "2", "--json"});
+        QCOMPARE(r.code, 3);  // completed without a pass
+        const QVariantMap summary = jsonObject(r.out);
+        QCOMPARE(summary.value("totals").toMap().value("stop_reason").toString(),
+                 QStringLiteral("run turn budget (2) spent"));
+        const QVariantList steps = showJson(summary.value("id").toLongLong()).value("steps").toList();
+        QCOMPARE(steps.size(), 2);
+        QVERIFY(steps[0].toMap().value("error").toString().contains("refused"));
+        QCOMPARE(steps[1].toMap().value("template").toString(), QStringLiteral("no_code"));
+        QVERIFY(steps[1].toMap().value("error").toString().contains("no code block"));
+        QVERIFY(steps[1].toMap().value("verdict_id").isNull());
+    }
+
+    // kill -9 while the second reply is being awaited: the first step survives, the run shows as interrupted, and
+    // resume continues the same conversation to a PASSED step.
+    void killedRunResumesWithNoStepLost()
+    {
+        QTemporaryDir dir;
+        FakeServer server(dir.path(), QJsonArray{reply("No code in this one."),
+                                                 QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 60}},
+                                                 reply(passing())});
+        QVERIFY(server.started());
+        QProcess agent;
+        agent.start(QStringLiteral(KMOSAIC_CLI),
+                    {"--db", m_db, "agent", "run", "--task", "leaky-relu", "--provider",
+                     server.providerFile(dir.path(), 50), "--device", "cpu", "--seeds", "1", "--target-speedup", "0.01",
+                     "--build-cache", KMOSAIC_VERIFY_BUILD_CACHE});
+        QVERIFY(agent.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(server.requests().size() == 2, 30000);  // step 1 stored, step 2 in flight
+        agent.kill();                                                    // SIGKILL
+        QVERIFY(agent.waitForFinished());
+
+        const Run list = kmosaic({"--db", m_db, "agent", "list", "--json", "--limit", "1"});
+        const QVariantMap run = jsonObject(list.out.split('\n').first());
+        QCOMPARE(run.value("state").toString(), QStringLiteral("interrupted"));
+        QCOMPARE(run.value("steps").toInt(), 1);
+        const qint64 id = run.value("id").toLongLong();
+        const QVariantMap before = showJson(id).value("steps").toList().value(0).toMap();
+
+        const Run resumed = kmosaic({"--db", m_db, "agent", "resume", QString::number(id)});
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.err + resumed.out));
+        const QVariantMap after = showJson(id);
+        QCOMPARE(after.value("state").toString(), QStringLiteral("completed"));
+        const QVariantList steps = after.value("steps").toList();
+        QCOMPARE(steps.size(), 2);
+        QCOMPARE(km::json::write(steps[0]), km::json::write(before));  // the stored step, untouched
+        QCOMPARE(steps[1].toMap().value("status").toString(), QStringLiteral("PASSED"));
+        const QJsonArray messages = server.requests().value(2).value("body").toObject().value("messages").toArray();
+        QCOMPARE(messages.size(), 4);  // the conversation rebuilt from the stored step
+        QCOMPARE(messages[2].toObject().value("content").toString(), QStringLiteral("No code in this one."));
+    }
+
+    void manualCommandAndCancel()
+    {
+        QTemporaryDir dir;
+        QFile pass(dir.filePath("pass.md"));
+        QVERIFY(pass.open(QIODevice::WriteOnly));
+        pass.write(passing().toUtf8());
+        pass.close();
+        const QString cmd = QStringLiteral("cat > %1/prompt-$KMOSAIC_STEP.txt; if [ $KMOSAIC_STEP = 1 ]; then echo "
+                                           "'thinking'; else cat %2; fi")
+                                .arg(dir.path(), pass.fileName());
+        const Run r = kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu", "--manual-cmd", cmd, "--device",
+                               "cpu", "--seeds", "1", "--target-speedup", "0.01", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        const QVariantMap summary = jsonObject(r.out);
+        QCOMPARE(summary.value("kind").toString(), QStringLiteral("manual"));
+        QCOMPARE(summary.value("totals").toMap().value("turns").toInt(), 2);
+        QFile prompt2(dir.filePath("prompt-2.txt"));
+        QVERIFY(prompt2.open(QIODevice::ReadOnly));
+        QVERIFY(prompt2.readAll().contains("could not be used"));  // the no_code prompt on stdin
+
+        const Run cancel = kmosaic({"--db", m_db, "agent", "cancel", summary.value("id").toString()});
+        QCOMPARE(cancel.code, 1);
+        QVERIFY(cancel.err.contains("completed, not running"));
+        const Run usage = kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu"});
+        QCOMPARE(usage.code, 2);
+    }
+
+    // `agent cancel` on a run blocked in a reply: the call is abandoned and the run ends cancelled, its step kept.
+    void cancelStopsARunningRun()
+    {
+        QTemporaryDir dir;
+        FakeServer server(dir.path(), QJsonArray{reply("Nothing yet."),
+                                                 QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 60}}});
+        QVERIFY(server.started());
+        QProcess agent;
+        agent.start(QStringLiteral(KMOSAIC_CLI), {"--db", m_db, "agent", "run", "--task", "silu", "--provider",
+                                                  server.providerFile(dir.path(), 50), "--device", "cpu", "--json"});
+        QVERIFY(agent.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(server.requests().size() == 2, 30000);
+        const QVariantMap run =
+            jsonObject(kmosaic({"--db", m_db, "agent", "list", "--json", "--limit", "1"}).out.split('\n').first());
+        QCOMPARE(run.value("state").toString(), QStringLiteral("running"));
+        const Run cancel = kmosaic({"--db", m_db, "agent", "cancel", run.value("id").toString()});
+        QVERIFY2(cancel.code == 0, qPrintable(cancel.err));
+        QVERIFY(agent.waitForFinished(15000));
+        QCOMPARE(agent.exitCode(), 3);
+        const QVariantMap after = showJson(run.value("id").toLongLong());
+        QCOMPARE(after.value("state").toString(), QStringLiteral("cancelled"));
+        QCOMPARE(after.value("steps").toList().size(), 1);
+    }
+
+    // Several tasks at once: each its own run and reply source; the summary has one line per run.
+    void concurrentRunsOverSeveralTasks()
+    {
+        const Run r =
+            kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu", "--task", "silu", "--concurrency", "2",
+                     "--manual-cmd", "cat > /dev/null; echo 'no code, sorry'", "--max-turns", "1", "--json"});
+        QCOMPARE(r.code, 3);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QStringList tasks;
+        for (const QString& l : lines) {
+            const QVariantMap m = jsonObject(l);
+            tasks << m.value("task_id").toString();
+            QCOMPARE(m.value("state").toString(), QStringLiteral("completed"));
+            QCOMPARE(m.value("totals").toMap().value("turns").toInt(), 1);
+        }
+        tasks.sort();
+        QCOMPARE(tasks, (QStringList{"leaky-relu", "silu"}));
+    }
+
+private:
+    QVariantMap showJson(qint64 id)
+    {
+        const Run r = kmosaic({"--db", m_db, "agent", "show", QString::number(id), "--json"});
+        return jsonObject(r.out);
+    }
+
+    QTemporaryDir m_dir;
+    QString m_db;
+};
+
+QTEST_GUILESS_MAIN(TestAgentRuns)
+#include "test_agent_runs.moc"
