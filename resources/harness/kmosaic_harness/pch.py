@@ -4,6 +4,8 @@ load_inline gives the generated main.cpp (plain and -O3; with CUDA's include fol
 is a function of its key alone. Build children read these folders and never write them (fastbuild.py)."""
 import argparse
 import fcntl
+import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +19,12 @@ VARIANTS = [[], ["-O3"]]
 
 def pch_root(cache_root):
     return os.path.join(cache_root, "pch")
+
+
+def marker_name(tools, with_cuda):
+    """The file that says every variant was built for this toolchain, so a worker need not start the command."""
+    blob = json.dumps({"tools": tools, "cuda": bool(with_cuda), "variants": VARIANTS}, sort_keys=True)
+    return ".built-" + hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def _one(root, with_cuda, cflags):
@@ -65,6 +73,7 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="kmosaic_harness pch")
     ap.add_argument("--cache", required=True)
     ap.add_argument("--cuda", action="store_true")
+    ap.add_argument("--marker", help="file to create in the pch folder once every variant is built")
     ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--flags", default="", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -80,5 +89,7 @@ def main(argv):
         print(f"precompiled headers in {root}: another build is running")
         return 0
     seconds, failed = ensure(args.cache, args.cuda, quiet=False)
+    if args.marker and not failed:
+        open(os.path.join(root, os.path.basename(args.marker)), "w").close()
     print(f"precompiled headers in {root}: {seconds:.1f} s, {failed} failed")
     return 1 if failed else 0

@@ -54,9 +54,14 @@ class Worker:
         trusted, and one at a time per cache: pch.py holds a lock)."""
         if cache_root in self._pch:
             return
+        marker = pch.marker_name(self.toolchain(), self.cuda)
+        if os.path.exists(os.path.join(pch.pch_root(cache_root), marker)):
+            self._pch[cache_root] = None  # built for this toolchain already
+            return
         os.makedirs(cache_root, exist_ok=True)
         self._pch[cache_root] = subprocess.Popen(
-            [sys.executable, "-m", "kmosaic_harness", "pch", "--cache", cache_root] + (["--cuda"] if self.cuda else []),
+            [sys.executable, "-m", "kmosaic_harness", "pch", "--cache", cache_root, "--marker", marker]
+            + (["--cuda"] if self.cuda else []),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
     def environment(self):
