@@ -13,6 +13,12 @@ PoolExecutor::PoolExecutor(QObject* parent) : Executor(parent)
     connect(&m_socket, &QLocalSocket::disconnected, this, &PoolExecutor::onDisconnected);
 }
 
+PoolExecutor::~PoolExecutor()
+{
+    m_socket.disconnect(this);
+    m_socket.abort();
+}
+
 Status PoolExecutor::connectTo(const QString& path, int timeoutMs)
 {
     m_socket.connectToServer(path);

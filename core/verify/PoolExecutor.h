@@ -14,6 +14,7 @@ class PoolExecutor : public Executor {
     Q_OBJECT
 public:
     explicit PoolExecutor(QObject* parent = nullptr);
+    ~PoolExecutor() override;  // closes the socket before the members its signals would touch are gone
 
     // Connects and greets the pool; an error says how to start one.
     Status connectTo(const QString& path, int timeoutMs = 10000);

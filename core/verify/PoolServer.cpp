@@ -66,10 +66,13 @@ void PoolServer::onConnection()
         connect(socket, &QLocalSocket::disconnected, this, [this, socket, buffer] {
             delete buffer;
             --m_clients;
+            QList<quint64> orphaned;  // collected first: cancel() may report finished() at once, which edits m_pending
             for (auto it = m_pending.cbegin(); it != m_pending.cend(); ++it) {
-                if (it->socket == socket)
-                    m_executor.cancel(it.key());  // finished() removes it
+                if (it->socket == socket || !it->socket)
+                    orphaned.append(it.key());
             }
+            for (quint64 ticket : orphaned)
+                m_executor.cancel(ticket);
             socket->deleteLater();
             if (m_pending.isEmpty() && m_clients == 0)
                 Q_EMIT idle();
@@ -104,7 +107,8 @@ void PoolServer::onMessage(QLocalSocket* socket, const QVariantMap& m)
     if (op == QLatin1String("cancel")) {
         for (auto it = m_pending.cbegin(); it != m_pending.cend(); ++it) {
             if (it->socket == socket && it->id == id) {
-                m_executor.cancel(it.key());
+                const quint64 ticket = it.key();
+                m_executor.cancel(ticket);  // may edit m_pending: leave the loop first
                 return;
             }
         }

@@ -163,6 +163,7 @@ private Q_SLOTS:
                                    kCorpus + "/tricks/try_fallback.py", "--json", "--quiet"});
             const QVariantMap v = jsonLine(r.out.trimmed());
             QVERIFY2(v.value("status").toString() == QLatin1String("REWARD_HACK"), qPrintable(r.out + r.err));
+            QCOMPARE(r.code, 3);  // a verdict other than PASSED, and a clean exit
             QCOMPARE(v.value("executor").toString(), QStringLiteral("local (pool)"));
             workers.insert(v.value("environment").toMap().value("worker_pid").toLongLong());
         }
