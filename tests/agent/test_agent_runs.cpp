@@ -2,6 +2,7 @@
 // fake_llm_server.py on loopback (real sockets and streams) or from a person (manual agent): a run that repairs a
 // build error and a wrong result through 429, 500, stalled, truncated and malformed replies; a reply without code
 // and a huge one as recorded steps; a run killed with -9 mid-call and resumed with no step lost.
+#include "../common/CliRun.h"
 #include "util/Json.h"
 
 #include <QDeadlineTimer>
@@ -12,20 +13,11 @@
 #include <QtTest>
 
 namespace {
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using km::test::Run;
 
 Run kmosaic(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(KMOSAIC_CLI), args);
-    if (!p.waitForFinished(300000))
-        qFatal("kmosaic %s did not finish", qPrintable(args.join(' ')));
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return km::test::runKmosaic(args, 300000);
 }
 
 QVariantMap jsonObject(const QString& text)

@@ -1,25 +1,16 @@
 // The kmosaic binary end to end: every command, its output forms, its errors and exit codes, and store locations.
+#include "../common/CliRun.h"
 #include "store/TaskStore.h"
 #include "store/VerdictStore.h"
 
 #include <QtTest>
 
 namespace {
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using km::test::Run;
 
 Run kmosaic(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(KMOSAIC_CLI), args);
-    if (!p.waitForFinished(60000))
-        qFatal("kmosaic %s did not finish", qPrintable(args.join(' ')));
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return km::test::runKmosaic(args, 60000, env);
 }
 const QString kData = QStringLiteral(KMOSAIC_TEST_DATA);
 

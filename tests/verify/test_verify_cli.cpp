@@ -1,6 +1,7 @@
 // `kmosaic verify` end to end through the real binary, store and harness: a verdict is printed, stored with its
 // solution, listed and shown; a batch runs through one worker; bad usage and missing files get clear errors.
 
+#include "../common/CliRun.h"
 #include "util/Json.h"
 
 #include <QTemporaryDir>
@@ -8,20 +9,11 @@
 #include <unistd.h>
 
 namespace {
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using km::test::Run;
 
 Run kmosaic(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(KMOSAIC_CLI), args);
-    if (!p.waitForFinished(240000))
-        qFatal("kmosaic %s did not finish", qPrintable(args.join(' ')));
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return km::test::runKmosaic(args, 240000);
 }
 
 const QString kCorpus = QStringLiteral(KMOSAIC_TEST_SOURCE_DIR "/verify/corpus");
