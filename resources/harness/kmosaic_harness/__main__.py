@@ -1,7 +1,13 @@
 """Entry points: `python3 -m kmosaic_harness worker` serves the protocol on stdin/stdout;
 `python3 -m kmosaic_harness build --cache DIR FILE...` builds solutions ahead of a batch;
 `python3 -m kmosaic_harness pch --cache DIR` precompiles torch/extension.h for the builds."""
+import os
 import sys
+
+# torch.utils.cpp_extension asks torch.cuda.is_available() when it is imported; the default check calls
+# cudaGetDeviceCount, which poisons every later fork ("Cannot re-initialize CUDA in forked subprocess"). The worker
+# forks its reference and solution children, so it asks NVML instead, before torch is ever imported.
+os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
 
 
 def _main(argv):

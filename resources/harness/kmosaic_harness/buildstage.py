@@ -4,7 +4,7 @@ it (extcache.py). A compile error ends here, before anything of the solution run
 import os
 import time
 
-from . import extcache, fastbuild, pch, spawn
+from . import environment, extcache, fastbuild, pch, spawn
 
 
 def build_solution(cache_root, source, path, tools, limits, scratch, build_timeout_s, phase=lambda p: None):
@@ -40,7 +40,7 @@ def build_solution(cache_root, source, path, tools, limits, scratch, build_timeo
             tmp = extcache.new_build_dir(cache_root, k)
             out = spawn.run_child(os.path.join(scratch, f"build{i}"), [tmp],
                                   dict(limits, timeout_s=max(float(build_timeout_s), float(limits["timeout_s"]))),
-                                  False, extcache.build_body(call, tmp, pch.pch_root(cache_root)))
+                                  False, _below_measuring(extcache.build_body(call, tmp, pch.pch_root(cache_root))))
             res = out.get("result") or {}
             rec["seconds"] = res.get("seconds", out["seconds"])
             rec["fast"] = res.get("fast") or fastbuild.report(tmp)
@@ -57,6 +57,14 @@ def build_solution(cache_root, source, path, tools, limits, scratch, build_timeo
             break
     stage["seconds"] = time.monotonic() - t0
     return stage
+
+
+def _below_measuring(body):
+    """The build child compiles at a lower priority than the processes that measure (environment.lower_priority)."""
+    def work(report, phase):
+        environment.lower_priority()
+        return body(report, phase)
+    return work
 
 
 def _touch(entry):

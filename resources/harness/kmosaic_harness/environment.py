@@ -30,16 +30,25 @@ def _nvcc():
     return ""
 
 
+def _pinned_gpu():
+    """The GPU UUID this worker was pinned to (CUDA_VISIBLE_DEVICES=GPU-..., the multi-GPU executor's launch):
+    nvidia-smi ignores CUDA_VISIBLE_DEVICES, so it is asked about that GPU by name."""
+    first = os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",")[0].strip()
+    return first if first.startswith("GPU-") else ""
+
+
 def _gpu():
+    pinned = _pinned_gpu()
+    only = ["--id=" + pinned] if pinned else []
     text = _run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,"
-                 "persistence_mode,power.limit", "--format=csv,noheader"])
+                 "persistence_mode,power.limit", "--format=csv,noheader"] + only)
     if not text:
         return {}
     first = [p.strip() for p in text.splitlines()[0].split(",")]
     keys = ["name", "driver", "sm_clock", "mem_clock", "max_sm_clock", "persistence", "power_limit"]
     info = dict(zip(keys, first))
     info["count"] = len(text.splitlines())
-    cap = _run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"])
+    cap = _run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"] + only)
     if cap:
         info["compute_cap"] = cap.splitlines()[0].strip()
     return info
@@ -56,6 +65,8 @@ def collect():
         "cpu": platform.processor() or platform.machine(),
         "cpu_count": os.cpu_count(),
     }
+    if "CUDA_VISIBLE_DEVICES" in os.environ:  # the GPU(s) this worker was pinned to, as it was started
+        env["cuda_visible_devices"] = os.environ["CUDA_VISIBLE_DEVICES"]
     gpu = _gpu()
     if gpu:
         env["gpu"] = gpu
@@ -67,3 +78,26 @@ def cuda_usable():
     if not torch.version.cuda:
         return False
     return bool(_gpu())
+
+
+def fork_is_clean():
+    """Whether a child forked from this process can still initialise CUDA: false when something here has already
+    touched the CUDA runtime (torch then refuses CUDA in every forked child). Asked by forking once."""
+    bad_fork = getattr(torch.cuda, "_is_in_bad_fork", None)
+    if not torch.version.cuda or bad_fork is None:
+        return True
+    pid = os.fork()
+    if pid == 0:
+        os._exit(1 if bad_fork() else 0)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def lower_priority(step=10):
+    """Builds (nvcc, cicc, g++) run below the measuring processes: with every core compiling, a timing child that
+    waits in cudaDeviceSynchronize otherwise wakes a scheduler slice late, which adds milliseconds to the wall time
+    beside each CUDA event time (seen on the H200: 7.9 ms wall for a 3.96 ms kernel while 16 builds ran)."""
+    try:
+        os.nice(step)
+    except OSError:
+        pass

@@ -12,7 +12,7 @@ import traceback
 
 import torch
 
-from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, pch, protocol
+from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol
 from .verify import Verification
 
 
@@ -69,6 +69,8 @@ class Worker:
             self.env = environment.collect()
             self.cuda = environment.cuda_usable()
             self.env["cuda_usable"] = self.cuda
+            if self.cuda and not environment.fork_is_clean():
+                self.env["cuda_fork_poisoned"] = True
         return self.env
 
     def handle(self, req):
@@ -79,6 +81,11 @@ class Worker:
                     "environment": self.environment()}
         if op == "verify":
             self.environment()
+            if self.env.get("cuda_fork_poisoned"):
+                return {"id": rid, "ok": True, "verdict": {
+                    "status": "SYSTEM_ERROR", "checks": [], "environment": self.env,
+                    "error": {"kind": "harness", "message": "the worker touched CUDA before forking, so its children "
+                              "cannot use the GPU (is PYTORCH_NVML_BASED_CUDA_CHECK=1 unset?); no solution was run"}}}
             try:
                 v = Verification(self, req, lambda phase: self.channel.send({"id": rid, "event": "phase",
                                                                               "phase": phase}))
@@ -96,6 +103,9 @@ class Worker:
             verdict["environment"] = dict(self.env, **self.device_facts.get("env", {}), worker_pid=os.getpid(),
                                           worker_verifications=self.served)
             return {"id": rid, "ok": True, "verdict": verdict}
+        if op == "health":
+            self.environment()
+            return {"id": rid, "ok": True, "health": health.check(req.get("device", "auto"), self.cuda)}
         if op == "shutdown":
             return {"id": rid, "ok": True}
         return {"id": rid, "ok": False, "error": {"code": "bad_request", "message": f"unknown op '{op}'"}}
