@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSaveFile>
 
 namespace km {
 
@@ -117,8 +118,13 @@ public:
     }
     Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex, const std::atomic<bool>*) override
     {
-        const QString path =
-            QDir(m_dir).filePath(QStringLiteral("reply-%1.md").arg(stepIndex + 1, 3, 10, QLatin1Char('0')));
+        const QString number = QStringLiteral("%1").arg(stepIndex + 1, 3, 10, QLatin1Char('0'));
+        // The person answering sees what they answer: the step's prompt lands next to the reply it waits for.
+        QSaveFile prompt(QDir(m_dir).filePath(QStringLiteral("prompt-%1.md").arg(number)));
+        if (!prompt.open(QIODevice::WriteOnly) || prompt.write(lastUser(conversation).toUtf8()) < 0 || !prompt.commit())
+            qCWarning(lcAgent).noquote() << "the prompt of step" << stepIndex + 1 << "could not be written to"
+                                         << prompt.fileName() << ":" << prompt.errorString();
+        const QString path = QDir(m_dir).filePath(QStringLiteral("reply-%1.md").arg(number));
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
             return makeError(ErrorCode::NotFound, QStringLiteral("no reply for step %1: %2 cannot be read (%3)")

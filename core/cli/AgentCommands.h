@@ -1,6 +1,6 @@
 #pragma once
-// The `kmosaic agent` commands: run, resume, list, show, cancel (docs/agent.md). Each gets its arguments after
-// `agent SUB` and an open store.
+// The `kmosaic agent` commands: run, resume, list, show, cancel, export, import (docs/agent.md). Each gets its
+// arguments after `agent SUB` and an open store.
 
 #include "cli/Cli.h"
 
@@ -15,5 +15,7 @@ int agentResumeCommand(TaskStore& store, const QStringList& args, Io io);
 int agentListCommand(TaskStore& store, const QStringList& args, Io io);
 int agentShowCommand(TaskStore& store, const QStringList& args, Io io);
 int agentCancelCommand(TaskStore& store, const QStringList& args, Io io);
+int agentExportCommand(TaskStore& store, const QStringList& args, Io io);  // AgentTransferCommands.cpp
+int agentImportCommand(TaskStore& store, const QStringList& args, Io io);
 
 }  // namespace km::cli

@@ -12,6 +12,11 @@ QString speedupText(const QVariant& v)
     return v.isValid() && !v.isNull() ? QStringLiteral("%1x").arg(v.toDouble(), 0, 'f', 2) : QStringLiteral("-");
 }
 
+QVariantMap provenanceOf(const AgentRun& r)
+{
+    return r.settings.value(QStringLiteral("provenance")).toMap();
+}
+
 QString seconds(qint64 ms)
 {
     return QStringLiteral("%1s").arg(ms / 1000.0, 0, 'f', 1);
@@ -91,7 +96,7 @@ QStringList runRow(const AgentRun& r, int steps)
         t.value(QStringLiteral("tokens_in")).toLongLong() + t.value(QStringLiteral("tokens_out")).toLongLong();
     return {QString::number(r.id),
             r.taskId,
-            r.kind,
+            provenanceOf(r).isEmpty() ? r.kind : QString(r.kind + QStringLiteral(", imported")),
             r.state,
             QString::number(steps),
             t.value(QStringLiteral("passed")).toBool() ? QStringLiteral("yes") : QStringLiteral("no"),
@@ -99,6 +104,18 @@ QStringList runRow(const AgentRun& r, int steps)
             QString::number(tokens),
             seconds(t.value(QStringLiteral("elapsed_ms")).toLongLong()),
             r.error.isEmpty() ? t.value(QStringLiteral("stop_reason")).toString() : r.error};
+}
+
+QString provenanceLine(const AgentRun& r)
+{
+    const QVariantMap p = provenanceOf(r);
+    if (p.isEmpty())
+        return {};
+    const QString label = p.value(QStringLiteral("label")).toString();
+    const auto at = parseIsoUtc(p.value(QStringLiteral("imported_at")).toString());
+    return QStringLiteral("provenance: %1 (imported %2)")
+        .arg(label.isEmpty() ? QStringLiteral("unlabelled bundle") : label,
+             at ? at->toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : QStringLiteral("at an unknown time"));
 }
 
 void printOutcomes(const QList<AgentOutcome>& outcomes, bool asJson, Io io)

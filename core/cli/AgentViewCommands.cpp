@@ -85,7 +85,10 @@ int agentShowCommand(TaskStore& store, const QStringList& args, Io io)
     io.out << "run " << r.id << " on " << r.taskId << " (" << r.kind << ", model " << r.model << "): " << r.state
            << (r.error.isEmpty() ? QString() : QStringLiteral(": ") + r.error) << "\n"
            << "prompts " << r.promptVersion << "; started " << r.startedAt.toString(Qt::ISODate) << "; "
-           << r.totals.value(QStringLiteral("stop_reason")).toString() << "\n\n";
+           << r.totals.value(QStringLiteral("stop_reason")).toString() << "\n";
+    if (const QString provenance = provenanceLine(r); !provenance.isEmpty())
+        io.out << provenance << "\n";
+    io.out << "\n";
     QList<QStringList> rows;
     for (const TrajectoryStep& s : steps.value()) {
         rows.append({QString::number(s.idx + 1), s.stage, s.templateName,

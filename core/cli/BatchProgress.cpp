@@ -5,8 +5,12 @@
 
 namespace km::cli {
 
-void BatchProgress::finished(const QString& status, double atS, double measuringS)
+void BatchProgress::finished(const QString& status, double atS, double measuringS, const QString& gpu)
 {
+    if (!gpu.isEmpty()) {
+        ++m_gpus[gpu].verdicts;
+        m_gpus[gpu].measuringS += measuringS;
+    }
     ++m_done;
     m_elapsedS = atS;
     m_measuringS += measuringS;
@@ -28,6 +32,17 @@ QString BatchProgress::duration(double seconds)
     if (s < 3600)
         return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
     return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QStringList BatchProgress::gpuLines() const
+{
+    QStringList lines;
+    for (auto it = m_gpus.cbegin(); it != m_gpus.cend(); ++it)
+        lines << QStringLiteral("%1: %2 verdict(s), measuring during %3% of the wall time")
+                     .arg(it.key())
+                     .arg(it->verdicts)
+                     .arg(m_elapsedS > 0 ? 100.0 * it->measuringS / m_elapsedS : 0.0, 0, 'f', 1);
+    return lines;
 }
 
 QString BatchProgress::line() const

@@ -33,10 +33,14 @@ Commands:
   verify --batch FILE|DIR [--task ID] [--build-jobs N] [verify options]
                            many solutions (JSON array or JSONL of {task, file|code}, or a folder of .py files),
                            built ahead on the cores, verified in order by one worker, each stored as it comes
+  verify ... --gpus all|N[,N...]
+                           one verification worker per GPU (nvidia-smi indices, after CUDA_VISIBLE_DEVICES), each
+                           verdict naming its GPU; default: every visible GPU, or one worker where there is none
+  gpus [--json]            the GPUs nvidia-smi finds, narrowed by CUDA_VISIBLE_DEVICES
   verify ... --pool PATH|auto
                            verify through a running pool (no worker start, no import torch); auto: the default socket
-  pool serve [--socket PATH] [--idle-exit MIN]
-                           keep a warm verification worker and serve verify --pool over a local socket
+  pool serve [--socket PATH] [--idle-exit MIN] [--gpus all|N[,N...]] [--device auto|cpu|cuda]
+                           keep warm verification workers (one per GPU) and serve verify --pool over a local socket
   pool status [--socket PATH] [--stop]
                            what a running pool has done; --stop asks it to exit
   verdicts list [--task ID] [--status S[,S]] [--solution N] [--limit N] [--json]
@@ -53,6 +57,10 @@ Commands:
   agent show ID [--json]   one run's steps: stage, status, speedup, tokens, latency, error
   agent resume ID          continue an interrupted, failed or cancelled run from its last stored step
   agent cancel ID          ask the process running a run to stop after its current step
+  agent export (ID ... | --task ID | --all) -o FILE [--label TEXT]
+                           write runs with their steps and verdicts as one trajectory bundle (JSON)
+  agent import FILE [--json]
+                           store the runs of a bundle (tasks first); a run imported before is skipped
 
 Filters:
   --status S  --level N  --category C  --presentation P (shown to the model)  --query TEXT (full text)
@@ -126,6 +134,8 @@ int run(const QStringList& args, Io io)
         }
     } else if (command == QLatin1String("verify")) {
         fn = verifyCommand;
+    } else if (command == QLatin1String("gpus")) {
+        fn = gpusCommand;
     } else if (command == QLatin1String("pool")) {
         const QString sub = rest.value(0);
         rest = rest.mid(1);
@@ -161,8 +171,12 @@ int run(const QStringList& args, Io io)
             fn = agentShowCommand;
         else if (sub == QLatin1String("cancel"))
             fn = agentCancelCommand;
+        else if (sub == QLatin1String("export"))
+            fn = agentExportCommand;
+        else if (sub == QLatin1String("import"))
+            fn = agentImportCommand;
         else {
-            io.err << "kmosaic: 'agent' needs run, resume, list, show or cancel; see kmosaic --help\n";
+            io.err << "kmosaic: 'agent' needs run, resume, list, show, cancel, export or import; see kmosaic --help\n";
             return Usage;
         }
     } else {

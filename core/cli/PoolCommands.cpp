@@ -2,6 +2,7 @@
 #include "cli/Options.h"
 #include "util/Json.h"
 #include "verify/LocalExecutor.h"
+#include "verify/MultiGpuExecutor.h"
 #include "verify/PoolExecutor.h"
 #include "verify/PoolProtocol.h"
 #include "verify/PoolServer.h"
@@ -34,6 +35,12 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
     p.addOption({QStringLiteral("idle-exit"),
                  QStringLiteral("Exit after this many minutes with no client and nothing queued (default: never)."),
                  QStringLiteral("MIN")});
+    p.addOption({QStringLiteral("gpus"),
+                 QStringLiteral("One worker per GPU: all, or nvidia-smi indices (default: every visible GPU; one "
+                                "worker where there is none, or with --device cpu)."),
+                 QStringLiteral("all|N[,N...]")});
+    p.addOption({QStringLiteral("device"), QStringLiteral("auto, cpu or cuda: which workers to keep (default auto)."),
+                 QStringLiteral("D"), QStringLiteral("auto")});
     if (!parseArgs(p, QStringLiteral("pool serve"), args, io))
         return Usage;
     bool ok = true;
@@ -42,16 +49,30 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
         io.err << "kmosaic pool serve: --idle-exit needs a number of minutes >= 0\n";
         return Usage;
     }
+    const QString device = p.value(QStringLiteral("device"));
+    if (device != QLatin1String("auto") && device != QLatin1String("cpu") && device != QLatin1String("cuda")) {
+        io.err << "kmosaic pool serve: --device must be auto, cpu or cuda\n";
+        return Usage;
+    }
     const QString path = socketOption(p);
-    LocalExecutor executor(harnessLaunch({}));
+    auto local = localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err);
+    if (!local) {
+        io.err << "kmosaic pool serve: " << local.error().message << "\n";
+        return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;
+    }
+    Executor& executor = *local.value();
     PoolServer server(executor);
     const Status listening = server.listen(path);
     if (!listening) {
         io.err << "kmosaic pool serve: " << listening.error().message << "\n";
         return Failed;
     }
-    executor.warmUp();  // import torch now, not when the first client asks
-    io.out << "kmosaic pool: listening on " << path << " (pid " << QCoreApplication::applicationPid() << ")\n"
+    // Import torch now, not when the first client asks.
+    if (auto* multi = qobject_cast<MultiGpuExecutor*>(&executor))
+        multi->warmUp();
+    else if (auto* one = qobject_cast<LocalExecutor*>(&executor))
+        one->warmUp();
+    io.out << "kmosaic pool: " << executor.name() << ", listening on " << path << " (pid " << QCoreApplication::applicationPid() << ")\n"
            << Qt::flush;
     QEventLoop loop;
     QTimer idle;

@@ -28,6 +28,25 @@ QString oneLine(const QVariantMap& m)
     return parts.join(QStringLiteral(", "));
 }
 
+// "  gpu: GPU 1 (NVIDIA H200, GPU-..., 00000000:19:00.0)\n" when the multi-GPU executor recorded one.
+QString gpuLine(const QVariantMap& gpu)
+{
+    if (gpu.isEmpty())
+        return {};
+    QString line = QStringLiteral("  gpu: GPU %1 (%2, %3, %4)")
+                       .arg(gpu.value(QStringLiteral("index")).toString(), gpu.value(QStringLiteral("name")).toString(),
+                            gpu.value(QStringLiteral("uuid")).toString(), gpu.value(QStringLiteral("pci_bus_id")).toString());
+    const QVariantMap health = gpu.value(QStringLiteral("health_check")).toMap();
+    if (!health.isEmpty())
+        line += QStringLiteral("; health check %1: %2")
+                    .arg(health.value(QStringLiteral("healthy")).toBool() ? QStringLiteral("passed")
+                                                                         : QStringLiteral("FAILED"),
+                         health.value(QStringLiteral("message")).toString());
+    if (gpu.value(QStringLiteral("retried")).toBool())
+        line += QStringLiteral("; retried here after another GPU failed");
+    return line + QLatin1Char('\n');
+}
+
 void printTrials(const QVariantMap& evidence, QTextStream& out)
 {
     const QVariantList trials = evidence.value(QStringLiteral("trials")).toList();
@@ -119,6 +138,7 @@ void printVerdict(const Verdict& v, const QString& taskId, QTextStream& out)
         << "  created: " << isoUtc(v.createdAt) << "\n"
         << "  harness: " << v.harnessVersion << ", executor: " << v.executor << "\n"
         << "  isolation: " << v.isolation << "\n"
+        << gpuLine(v.evidence.value(QStringLiteral("gpu")).toMap())
         << "  environment: " << oneLine(v.environment) << "\n";
     if (!v.summary.isEmpty())
         out << "  summary: " << v.summary << "\n";

@@ -9,6 +9,7 @@
 #include "store/VerdictStore.h"
 #include "util/Json.h"
 #include "verify/LocalExecutor.h"
+#include "verify/MultiGpuExecutor.h"
 #include "verify/PoolExecutor.h"
 #include "verify/PoolProtocol.h"
 #include "verify/VerdictJson.h"
@@ -214,6 +215,11 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
                  QStringLiteral("Verify through a running pool (kmosaic pool serve) on this socket; auto: its default "
                                 "socket. Default: $KMOSAIC_POOL, else a worker of this command's own."),
                  QStringLiteral("PATH")});
+    p.addOption({QStringLiteral("gpus"),
+                 QStringLiteral("One worker per GPU: all, or nvidia-smi indices (after CUDA_VISIBLE_DEVICES), comma-"
+                                "separated. Default: every visible GPU; one worker where nvidia-smi finds none, or "
+                                "with --device cpu."),
+                 QStringLiteral("all|N[,N...]")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")});
     if (!parseArgs(p, QStringLiteral("verify"), args, io))
         return Usage;
@@ -249,6 +255,10 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     std::unique_ptr<Executor> executor;
     const QString poolPath = p.isSet(QStringLiteral("pool")) ? p.value(QStringLiteral("pool"))
                                                              : qEnvironmentVariable("KMOSAIC_POOL");
+    if (!poolPath.isEmpty() && p.isSet(QStringLiteral("gpus"))) {
+        io.err << "kmosaic verify: --gpus chooses this command's own workers; a pool has its own (pool serve --gpus)\n";
+        return Usage;
+    }
     if (!poolPath.isEmpty()) {
         auto client = std::make_unique<PoolExecutor>();
         const Status connected =
@@ -259,8 +269,16 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         }
         executor = std::move(client);
     } else {
-        executor = std::make_unique<LocalExecutor>(harnessLaunch({}));
+        auto local = localExecutor(p.value(QStringLiteral("gpus")), options->device, &io.err);
+        if (!local) {
+            io.err << "kmosaic verify: " << local.error().message << "\n";
+            return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;
+        }
+        executor = std::move(local).value();
     }
+    auto* multi = qobject_cast<MultiGpuExecutor*>(executor.get());
+    if (multi)
+        multi->warmUp();  // every GPU's worker imports torch at once
     Verifier verifier(*executor);
     const bool quiet = p.isSet(QStringLiteral("quiet"));
     const bool asJson = p.isSet(QStringLiteral("json"));
@@ -285,17 +303,25 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     BatchProgress progress(total);
     QElapsedTimer clock;
     clock.start();
-    int done = 0;
-    for (const Item& item : items.value()) {
-        ++done;
-        const QString label =
-            total > 1 ? QStringLiteral("[%1/%2] %3").arg(done).arg(total).arg(item.job.solutionPath) : QString();
-        const Verdict verdict = verifyAndWait(verifier, item.job, [&](const QString& phase) {
-            if (!quiet)
-                io.err << "kmosaic verify: " << (label.isEmpty() ? QString() : label + QStringLiteral(": ")) << phase
-                       << "...\n"
-                       << Qt::flush;
-        });
+    const auto labelOf = [&](int index) {
+        return total > 1 ? QStringLiteral("[%1/%2] %3").arg(index + 1).arg(total).arg(items->at(index).job.solutionPath)
+                         : QString();
+    };
+    QList<VerifyJob> toVerify;
+    for (const Item& item : items.value())
+        toVerify.append(item.job);
+    const auto onPhase = [&](int index, const QString& phase) {
+        if (!quiet)
+            io.err << "kmosaic verify: " << (total > 1 ? labelOf(index) + QStringLiteral(": ") : QString()) << phase
+                   << "...\n"
+                   << Qt::flush;
+    };
+    bool storeFailed = false;
+    // One in flight per worker plus one queued behind each, so a GPU never waits for the store between verdicts.
+    const int inFlight = executor->parallelism() > 1 ? 2 * executor->parallelism() : 1;
+    verifyAllAndWait(verifier, toVerify, inFlight, onPhase, [&](int index, const Verdict& verdict) {
+        const Item& item = items->at(index);
+        const QString label = labelOf(index);
         Verdict stored = verdict;
         if (item.stored) {
             auto solution = verdicts.addSolution(item.job.task.id, item.job.solutionSource, QStringLiteral("manual"),
@@ -305,13 +331,18 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
             if (!saved) {
                 io.err << "kmosaic verify: the verdict of " << item.job.solutionPath
                        << " could not be stored: " << saved.error().message << "\n";
-                return Failed;
+                storeFailed = true;
+                return false;
             }
             stored = saved.value();
         }
         const QVariantMap durations = verdict.evidence.value(QStringLiteral("durations")).toMap();
+        const QVariantMap gpu = verdict.evidence.value(QStringLiteral("gpu")).toMap();
         progress.finished(toString(verdict.status), clock.elapsed() / 1000.0,
-                          durations.value(QStringLiteral("measuring_s")).toDouble());
+                          durations.value(QStringLiteral("measuring_s")).toDouble(),
+                          gpu.isEmpty() ? QString()
+                                        : QStringLiteral("GPU %1 (%2)").arg(gpu.value(QStringLiteral("index")).toString(),
+                                                                           gpu.value(QStringLiteral("name")).toString()));
         if (asJson) {
             QVariantMap line = verdictToVariant(stored);
             line.insert(QStringLiteral("task_id"), item.job.task.id);
@@ -328,12 +359,25 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
             code = Failed;
         else if (verdict.status != VerdictStatus::Passed && code == Ok)
             code = NotPassed;
-    }
+        return true;
+    });
+    if (storeFailed)
+        return Failed;
     if (total > 1 && !quiet) {
+        const int nGpus = multi ? int(multi->gpus().size()) : 1;
         io.err << "kmosaic verify: " << total << " verified in " << BatchProgress::duration(progress.elapsedS())
-               << QStringLiteral("; the GPU measured during %1% of that time").arg(progress.measuringShare() * 100, 0,
-                                                                                     'f', 1)
+               << (nGpus > 1 ? QStringLiteral("; the %1 GPUs measured during %2% of that time (mean)")
+                                   .arg(nGpus)
+                                   .arg(progress.measuringShare() * 100 / nGpus, 0, 'f', 1)
+                             : QStringLiteral("; the GPU measured during %1% of that time")
+                                   .arg(progress.measuringShare() * 100, 0, 'f', 1))
                << prebuild.summary() << "\n";
+        for (const QString& line : progress.gpuLines())
+            io.err << "kmosaic verify:   " << line << "\n";
+    }
+    if (multi && !quiet) {
+        for (const QString& removal : multi->removals())
+            io.err << "kmosaic verify: " << removal << "\n";
     }
     return code;
 }

@@ -2,6 +2,8 @@
 // Agent runs and their steps as values: what the agent loop records and `kmosaic agent show` reads back
 // (docs/store.md, schema v6). Pure data, any thread.
 
+#include "model/Verdict.h"
+
 #include <QDateTime>
 #include <QString>
 #include <QVariantList>
@@ -69,6 +71,21 @@ struct TrajectoryStep {
     std::optional<double> speedup;
     QString summary;  // the verdict's one-line summary
     QDateTime createdAt;
+};
+
+// A run as it travels between stores (docs/agent.md, "Trajectory bundles"): no store ids; the best step by index
+// and each step with its verdict.
+struct BundledStep {
+    TrajectoryStep step;  // id, runId, solutionId, verdictId unused
+    std::optional<Verdict> verdict;
+};
+
+struct BundledRun {
+    AgentRun run;  // id, owner, cancelRequested, bestStepId unused
+    std::optional<int> bestStepIdx;
+    QString origin;     // stable content id (trajectoryOrigin); empty: computed when written
+    QString taskTitle;  // for reference only
+    QList<BundledStep> steps;
 };
 
 }  // namespace km

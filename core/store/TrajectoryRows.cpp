@@ -42,9 +42,11 @@ bool TrajectoryStore::ownerAlive(const QString& owner)
 }
 
 // Inside the caller's transaction: the solution (stored once per task and code, like VerdictStore::addSolution)
-// and its verdict, each with its audit entry. Returns the solution id.
-Result<qint64> TrajectoryStore::storeSolutionAndVerdict(const QString& taskId, const QString& code, const Verdict& v,
-                                                        const QString& actor, qint64* verdictId)
+// and its verdict, each with its audit entry.
+Result<TrajectoryStore::StoredVerdict> TrajectoryStore::storeSolutionAndVerdict(const QString& taskId,
+                                                                                const QString& code, const Verdict& v,
+                                                                                const QString& actor,
+                                                                                const QString& solutionTime)
 {
     const QString hash =
         QString::fromLatin1(QCryptographicHash::hash(code.toUtf8(), QCryptographicHash::Sha256).toHex());
@@ -52,16 +54,18 @@ Result<qint64> TrajectoryStore::storeSolutionAndVerdict(const QString& taskId, c
         m_db.exec(QStringLiteral("SELECT id FROM solutions WHERE task_id = ? AND code_hash = ?"), {taskId, hash});
     if (!existing)
         return existing.error();
-    qint64 solutionId = 0;
+    StoredVerdict out;
+    qint64& solutionId = out.solutionId;
     if (existing.value().next()) {
         solutionId = existing.value().value(0).toLongLong();
     } else {
         auto ins = m_db.exec(QStringLiteral("INSERT INTO solutions(task_id, code, code_hash, origin, created_at) "
                                             "VALUES (?,?,?,'agent',?)"),
-                             {taskId, code, hash, store::nowText()});
+                             {taskId, code, hash, solutionTime.isEmpty() ? store::nowText() : solutionTime});
         if (!ins)
             return ins.error();
         solutionId = ins.value().lastInsertId().toLongLong();
+        out.newSolution = true;
         if (Status st = store::appendAudit(m_db, actor, QStringLiteral("solution"), QString::number(solutionId),
                                            QStringLiteral("created"), {},
                                            {{QStringLiteral("task_id"), taskId},
@@ -82,42 +86,24 @@ Result<qint64> TrajectoryStore::storeSolutionAndVerdict(const QString& taskId, c
                           nullable(v.runtimeMs), nullable(v.refRuntimeMs), nullable(v.speedup)});
     if (!ins)
         return ins.error();
-    *verdictId = ins.value().lastInsertId().toLongLong();
+    out.verdictId = ins.value().lastInsertId().toLongLong();
     if (Status st = store::appendAudit(
             m_db, actor, QStringLiteral("solution"), QString::number(solutionId), QStringLiteral("verified"), {},
-            {{QStringLiteral("verdict_id"), *verdictId}, {QStringLiteral("status"), toString(v.status)}});
+            {{QStringLiteral("verdict_id"), out.verdictId}, {QStringLiteral("status"), toString(v.status)}});
         !st)
         return st.error();
-    return solutionId;
+    return out;
 }
 
-Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, TrajectoryStep step,
-                                                   const std::optional<Verdict>& verdict, bool best,
-                                                   const QString& actor)
+// The trajectory_steps row of a step whose solution and verdict (if any) are stored; returns its id.
+Result<qint64> TrajectoryStore::insertStepRow(qint64 runId, const TrajectoryStep& step, const QString& createdAt)
 {
-    store::Transaction tx(m_db);
-    if (!tx.started())
-        return tx.started().error();
-    step.runId = run.id;
-    if (verdict && !step.code.isEmpty()) {
-        if (toString(verdict->status).isEmpty())
-            return makeError(ErrorCode::InvalidInput, QStringLiteral("verdict status outside the taxonomy"));
-        auto sol = storeSolutionAndVerdict(run.taskId, step.code, *verdict, actor, &step.verdictId);
-        if (!sol)
-            return sol.error();
-        step.solutionId = sol.value();
-        step.status = toString(verdict->status);
-        step.speedup = verdict->speedup;
-        step.summary = verdict->summary;
-    }
-    const QString now = store::nowText();
-    step.createdAt = parseIsoUtc(now).value_or(QDateTime());
     auto ins = m_db.exec(
         QStringLiteral("INSERT INTO trajectory_steps(run_id, idx, stage, messages, code, diff, error, tokens_in, "
                        "tokens_out, latency_ms, created_at, verdict_id, template, prompt, reply, guidance, usage, "
                        "verify_ms, solution_id, status, speedup, summary) "
                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-        {run.id,
+        {runId,
          step.idx,
          step.stage,
          QString::fromUtf8(json::write(step.messages)),
@@ -127,7 +113,7 @@ Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, Trajecto
          step.tokensIn,
          step.tokensOut,
          step.latencyMs,
-         now,
+         createdAt,
          step.verdictId ? QVariant(step.verdictId) : QVariant(),
          step.templateName,
          step.prompt,
@@ -141,7 +127,35 @@ Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, Trajecto
          step.summary});
     if (!ins)
         return ins.error();
-    step.id = ins.value().lastInsertId().toLongLong();
+    return ins.value().lastInsertId().toLongLong();
+}
+
+Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, TrajectoryStep step,
+                                                   const std::optional<Verdict>& verdict, bool best,
+                                                   const QString& actor)
+{
+    store::Transaction tx(m_db);
+    if (!tx.started())
+        return tx.started().error();
+    step.runId = run.id;
+    if (verdict && !step.code.isEmpty()) {
+        if (toString(verdict->status).isEmpty())
+            return makeError(ErrorCode::InvalidInput, QStringLiteral("verdict status outside the taxonomy"));
+        auto sol = storeSolutionAndVerdict(run.taskId, step.code, *verdict, actor);
+        if (!sol)
+            return sol.error();
+        step.solutionId = sol->solutionId;
+        step.verdictId = sol->verdictId;
+        step.status = toString(verdict->status);
+        step.speedup = verdict->speedup;
+        step.summary = verdict->summary;
+    }
+    const QString now = store::nowText();
+    step.createdAt = parseIsoUtc(now).value_or(QDateTime());
+    auto id = insertStepRow(run.id, step, now);
+    if (!id)
+        return id.error();
+    step.id = id.value();
     if (step.solutionId) {
         auto link = m_db.exec(QStringLiteral("UPDATE solutions SET step_id = ? WHERE id = ? AND step_id IS NULL"),
                               {step.id, step.solutionId});

@@ -12,6 +12,18 @@ namespace store {
 class Database;
 }
 
+// What importRun did with one bundled run: stored it as runId, or skipped it (already stored as runId).
+struct RunImport {
+    qint64 runId = 0;
+    bool skipped = false;
+};
+
+// Which runs bundledRuns reads: the listed ids, else the runs of a task, else all.
+struct RunSelection {
+    QList<qint64> ids;
+    QString taskId;
+};
+
 class TrajectoryStore {
 public:
     explicit TrajectoryStore(store::Database& db) : m_db(db) {}
@@ -44,9 +56,28 @@ public:
     Result<QList<AgentRun>> runs(const QString& taskId = {}, int limit = 0);  // newest first
     Result<QList<TrajectoryStep>> steps(qint64 runId);                        // in order
 
+    // Runs with their steps and verdicts, oldest first, ready for a bundle (TrajectoryImport.cpp). A listed id
+    // that is not stored is NotFound. The origin is the run's provenance origin when it was imported, else empty.
+    Result<QList<BundledRun>> bundledRuns(const RunSelection& which);
+    // Stores one bundled run in ONE transaction (TrajectoryImport.cpp): the run as it was (timestamps, state,
+    // totals; running becomes interrupted; no owner), settings.provenance = `provenance` + {origin, imported_at},
+    // each step with its solution (origin agent, once per task and code) and verdict, the best step, and audit
+    // entries "imported". A run already stored (same provenance origin, or same task, start and steps) is skipped.
+    // The task must be stored (NotFound). On any error nothing is written.
+    Result<RunImport> importRun(const BundledRun& run, const QVariantMap& provenance, const QString& actor);
+
 private:
-    Result<qint64> storeSolutionAndVerdict(const QString& taskId, const QString& code, const Verdict& v,
-                                           const QString& actor, qint64* verdictId);
+    struct StoredVerdict {
+        qint64 solutionId = 0;
+        qint64 verdictId = 0;
+        bool newSolution = false;  // false: the task already had this code
+    };
+    // Inside the caller's transaction (TrajectoryRows.cpp). `solutionTime`: the new solution's created_at (empty:
+    // now).
+    Result<StoredVerdict> storeSolutionAndVerdict(const QString& taskId, const QString& code, const Verdict& v,
+                                                  const QString& actor, const QString& solutionTime = {});
+    Result<qint64> insertStepRow(qint64 runId, const TrajectoryStep& step, const QString& createdAt);
+    Result<std::optional<qint64>> alreadyImported(const BundledRun& run);
     store::Database& m_db;
 };
 

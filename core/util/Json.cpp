@@ -275,8 +275,8 @@ private:
 void writeString(QByteArray& out, const QString& s)
 {
     out.append('"');
-    for (const QChar ch : s) {
-        const char16_t c = ch.unicode();
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const char16_t c = s[i].unicode();
         switch (c) {
         case '"': out.append("\\\""); break;
         case '\\': out.append("\\\\"); break;
@@ -288,8 +288,10 @@ void writeString(QByteArray& out, const QString& s)
         default:
             if (c < 0x20)
                 out.append(QStringLiteral("\\u%1").arg(uint(c), 4, 16, QLatin1Char('0')).toLatin1());
+            else if (QChar::isHighSurrogate(c) && i + 1 < s.size() && s[i + 1].isLowSurrogate())
+                out.append(QStringView(s).mid(i++, 2).toUtf8());  // one code point outside the BMP (an emoji)
             else
-                out.append(QString(ch).toUtf8());
+                out.append(QStringView(s).mid(i, 1).toUtf8());
         }
     }
     out.append('"');

@@ -13,6 +13,8 @@ public:
     using QObject::QObject;
     virtual QString name() const = 0;             // "local", "slurm": recorded with every verdict
     virtual QString workerIsolation() const = 0;  // what the executor puts around the worker (network namespace)
+    // How many verifications run at once (one per GPU for the multi-GPU executor): how many a batch keeps queued.
+    virtual int parallelism() const { return 1; }
     // Queues one verify request (without id); finished() comes later with the same ticket.
     virtual quint64 submit(const QVariantMap& request) = 0;
     // Drops a queued request, or stops the one in flight (the worker is restarted); finished() reports it.

@@ -71,8 +71,8 @@ void LocalExecutor::pump()
     if (m_current || m_queue.isEmpty())
         return;
     ensureWorker();
-    if (!m_worker->isReady())
-        return;  // ready() calls pump again
+    if (!m_worker || !m_worker->isReady())
+        return;  // ready() calls pump again; no worker: it failed to start and onDied() failed the queue
     m_current = m_queue.takeFirst();
     QVariantMap req = m_current->request;
     req.insert(QStringLiteral("op"), QStringLiteral("verify"));

@@ -22,6 +22,7 @@ public:
 
     QString name() const override { return QStringLiteral("local (pool)"); }
     QString workerIsolation() const override { return m_hello.value(QStringLiteral("isolation")).toString(); }
+    int parallelism() const override { return std::max(1, m_hello.value(QStringLiteral("parallelism"), 1).toInt()); }
     quint64 submit(const QVariantMap& request) override;
     void cancel(quint64 ticket) override;
     // Asks the pool to exit once it has answered.

@@ -92,6 +92,7 @@ void PoolServer::onMessage(QLocalSocket* socket, const QVariantMap& m)
     if (op == QLatin1String("hello")) {
         const QVariantMap hello{{QStringLiteral("executor"), m_executor.name()},
                                 {QStringLiteral("isolation"), m_executor.workerIsolation()},
+                                {QStringLiteral("parallelism"), m_executor.parallelism()},
                                 {QStringLiteral("pid"), QCoreApplication::applicationPid()},
                                 {QStringLiteral("served"), m_served},
                                 {QStringLiteral("queued"), m_pending.size()}};

@@ -104,4 +104,49 @@ Verdict verifyAndWait(Verifier& verifier, const VerifyJob& job, const std::funct
     return result;
 }
 
+void verifyAllAndWait(Verifier& verifier, const QList<VerifyJob>& jobs, int inFlight,
+                      const std::function<void(int, const QString&)>& onPhase,
+                      const std::function<bool(int, const Verdict&)>& onVerdict)
+{
+    QEventLoop loop;
+    QHash<quint64, int> running;  // ticket -> job index
+    int next = 0;
+    bool stopped = false;
+    const auto fill = [&] {
+        while (!stopped && next < jobs.size() && running.size() < std::max(1, inFlight)) {
+            const int index = next++;
+            running.insert(verifier.verify(jobs[index]), index);
+        }
+        if (running.isEmpty())
+            loop.quit();
+    };
+    const auto c1 = QObject::connect(&verifier, &Verifier::verdictReady, &loop, [&](quint64 t, const Verdict& v) {
+        const auto it = running.find(t);
+        if (it == running.end())
+            return;
+        const int index = it.value();
+        running.erase(it);
+        if (stopped)
+            return;
+        if (!onVerdict(index, v)) {
+            stopped = true;
+            for (quint64 other : running.keys())
+                verifier.cancel(other);
+            running.clear();
+            loop.quit();
+            return;
+        }
+        fill();
+    });
+    const auto c2 = QObject::connect(&verifier, &Verifier::phase, &loop, [&](quint64 t, const QString& p) {
+        if (running.contains(t) && onPhase)
+            onPhase(running.value(t), p);
+    });
+    fill();
+    if (!running.isEmpty())
+        loop.exec();
+    QObject::disconnect(c1);
+    QObject::disconnect(c2);
+}
+
 }  // namespace km

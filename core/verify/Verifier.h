@@ -65,5 +65,10 @@ private:
 // Runs one verification to its end in a local event loop. For the command line and tests, not the GUI thread.
 Verdict verifyAndWait(Verifier& verifier, const VerifyJob& job,
                       const std::function<void(const QString&)>& onPhase = {});
+// Runs many jobs in a local event loop, at most `inFlight` submitted at once (in order); each verdict goes to
+// `onVerdict` with its job's index as it comes. `onVerdict` returning false cancels the rest and returns.
+void verifyAllAndWait(Verifier& verifier, const QList<VerifyJob>& jobs, int inFlight,
+                      const std::function<void(int, const QString&)>& onPhase,
+                      const std::function<bool(int, const Verdict&)>& onVerdict);
 
 }  // namespace km

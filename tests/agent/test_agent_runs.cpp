@@ -289,6 +289,42 @@ private Q_SLOTS:
         QCOMPARE(usage.code, 2);
     }
 
+    // A reply folder: each step's prompt is written next to the reply it waits for; a missing reply ends the run
+    // failed (resumable), and once the person has answered, resume goes on from the stored steps.
+    void manualFolderWaitsForTheNextReply()
+    {
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QString& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text.toUtf8());
+        };
+        write("reply-001.md", wrong());
+        const Run first = kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu", "--manual", dir.path(),
+                                   "--device", "cpu", "--seeds", "1", "--max-turns", "2", "--json"});
+        QVERIFY2(first.code == 1, qPrintable(first.err + first.out));
+        const QVariantMap failed = jsonObject(first.out);
+        QCOMPARE(failed.value("state").toString(), QStringLiteral("failed"));
+        QVERIFY2(failed.value("error").toString().contains("no reply for step 2"), qPrintable(first.out));
+        QFile prompt1(dir.filePath("prompt-001.md")), prompt2(dir.filePath("prompt-002.md"));
+        QVERIFY(prompt1.open(QIODevice::ReadOnly));
+        QVERIFY(prompt1.readAll().contains("leaky"));  // the task, as the first prompt shows it
+        QVERIFY(prompt2.open(QIODevice::ReadOnly));
+        const QByteArray repair = prompt2.readAll();
+        QVERIFY2(repair.contains("INCORRECT_NUMERICAL"), repair.constData());
+
+        write("reply-002.md", passing());
+        const QString id = failed.value("id").toString();
+        const Run resumed = kmosaic({"--db", m_db, "agent", "resume", id});
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.err + resumed.out));
+        const QVariantMap after = showJson(id.toLongLong());
+        QCOMPARE(after.value("state").toString(), QStringLiteral("completed"));
+        const QVariantList steps = after.value("steps").toList();
+        QCOMPARE(steps.size(), 2);
+        QCOMPARE(steps[0].toMap().value("status").toString(), QStringLiteral("INCORRECT_NUMERICAL"));
+        QCOMPARE(steps[1].toMap().value("status").toString(), QStringLiteral("PASSED"));
+    }
+
     // `agent cancel` on a run blocked in a reply: the call is abandoned and the run ends cancelled, its step kept.
     void cancelStopsARunningRun()
     {

@@ -121,6 +121,21 @@ private Q_SLOTS:
         QCOMPARE(BatchProgress::duration(3720), QStringLiteral("1h02m"));
     }
 
+    void progressSharesPerGpu()
+    {
+        BatchProgress p(3);
+        p.finished(QStringLiteral("PASSED"), 10, 4, QStringLiteral("GPU 0 (NVIDIA H200)"));
+        p.finished(QStringLiteral("PASSED"), 15, 3, QStringLiteral("GPU 1 (NVIDIA H200)"));
+        p.finished(QStringLiteral("PASSED"), 20, 5, QStringLiteral("GPU 0 (NVIDIA H200)"));
+        QCOMPARE(p.gpuCount(), 2);
+        QCOMPARE(p.gpuLines(),
+                 (QStringList{QStringLiteral("GPU 0 (NVIDIA H200): 2 verdict(s), measuring during 45.0% of the wall time"),
+                              QStringLiteral("GPU 1 (NVIDIA H200): 1 verdict(s), measuring during 15.0% of the wall time")}));
+        BatchProgress none(1);
+        none.finished(QStringLiteral("PASSED"), 10, 4);
+        QVERIFY(none.gpuLines().isEmpty());
+    }
+
     void buildAheadOutputIsTallied()
     {
         PrebuildTally t;

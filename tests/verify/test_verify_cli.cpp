@@ -173,6 +173,73 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QLatin1String("kmosaic pool serve")), qPrintable(r.err));
     }
 
+    void gpusAreListedAndABatchSpreadsOverThem()
+    {
+        // nvidia-smi is stood in for by a script printing the hand-written eight-GPU fixture; the workers verify on
+        // the CPU (--device cpu), one per chosen "GPU", each pinned to it through CUDA_VISIBLE_DEVICES.
+        const QString smi = m_dir.filePath(QStringLiteral("nvidia-smi"));
+        QFile script(smi);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\ncat '" KMOSAIC_TEST_DATA "/nvidia-smi/query-gpu-8xh100-synthetic.csv'\n");
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KMOSAIC_NVIDIA_SMI"), smi);
+        env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QStringLiteral("3,1"));
+        Run r = km::test::runKmosaic({"--db", m_db, "gpus", "--json"}, 60000, env);
+        QCOMPARE(r.code, 0);
+        const QStringList gpus = r.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(gpus.size(), 2);
+        QCOMPARE(jsonLine(gpus[0]).value("index").toInt(), 3);
+        QCOMPARE(jsonLine(gpus[1]).value("name").toString(), QStringLiteral("NVIDIA H100 80GB HBM3"));
+
+        r = km::test::runKmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution",
+                                  kCorpus + "/malformed/wrong_shape.py", "--gpus", "0", "--device", "cpu"},
+                                 60000, env);
+        QCOMPARE(r.code, 2);  // GPU 0 is hidden by CUDA_VISIBLE_DEVICES
+        QVERIFY2(r.err.contains(QLatin1String("not the index of a visible GPU (visible: 3,1)")), qPrintable(r.err));
+
+        QFile batch(m_dir.filePath(QStringLiteral("gpu-batch.json")));
+        QVERIFY(batch.open(QIODevice::WriteOnly));
+        batch.write(QStringLiteral(R"([{"task": "leaky-relu", "file": "%1/malformed/wrong_shape.py"},
+                                       {"task": "leaky-relu", "file": "%1/tricks/try_fallback.py"},
+                                       {"task": "leaky-relu", "file": "%1/malformed/wrong_shape.py"},
+                                       {"task": "leaky-relu", "file": "%1/tricks/try_fallback.py"}])")
+                        .arg(kCorpus)
+                        .toUtf8());
+        batch.close();
+        r = km::test::runKmosaic({"--db", m_db, "verify", "--batch", batch.fileName(), "--gpus", "all", "--device",
+                                  "cpu", "--build-jobs", "0", "--json"},
+                                 480000, env);
+        QCOMPARE(r.code, 3);
+        const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 4);
+        QSet<int> used;
+        for (const QString& line : lines) {
+            const QVariantMap v = jsonLine(line);
+            const QVariantMap gpu = v.value("evidence").toMap().value("gpu").toMap();
+            used.insert(gpu.value("index").toInt());
+            QCOMPARE(v.value("environment").toMap().value("cuda_visible_devices").toString(),
+                     gpu.value("uuid").toString());
+            QCOMPARE(v.value("executor").toString(), QStringLiteral("local (2 GPUs)"));
+        }
+        QCOMPARE(used, (QSet<int>{3, 1}));
+        QVERIFY2(r.err.contains(QLatin1String("the 2 GPUs measured during")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("GPU 3 (NVIDIA H100 80GB HBM3): ")), qPrintable(r.err));
+        const Run show = kmosaic({"--db", m_db, "verdicts", "show", jsonLine(lines[0]).value("id").toString()});
+        QVERIFY2(show.out.contains(QLatin1String("  gpu: GPU ")), qPrintable(show.out));
+
+        env.insert(QStringLiteral("KMOSAIC_NVIDIA_SMI"), m_dir.filePath(QStringLiteral("no-such-nvidia-smi")));
+        r = km::test::runKmosaic({"--db", m_db, "gpus"}, 60000, env);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("could not be started")), qPrintable(r.err));
+        env.insert(QStringLiteral("KMOSAIC_NVIDIA_SMI"), smi);
+        env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), QString());
+        r = km::test::runKmosaic({"--db", m_db, "gpus"}, 60000, env);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QLatin1String("no GPU is visible (CUDA_VISIBLE_DEVICES=)")), qPrintable(r.err));
+    }
+
     void badInputGetsClearErrors()
     {
         Run r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu"});
