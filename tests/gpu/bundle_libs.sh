@@ -1,7 +1,9 @@
 #!/bin/sh
 # Copies what the kmosaic binary needs beyond glibc into device-libs/ (ignored), so that it runs on the GPU machine,
 # which has no Qt: Qt Core/Sql, ICU, their helpers, libcurl's tree, and the SQLite driver plugin.
-# Usage: tests/gpu/bundle_libs.sh BUILD_DIR     (then carry device-libs and BUILD_DIR/bin/kmosaic)
+# Usage: tests/gpu/bundle_libs.sh BUILD_DIR
+# The tree is packed into device-pack/libs.tar.xz (ignored, ~15 MB): carry ["device-pack"] and begin the device
+# command with `tar xJf device-pack/libs.tar.xz` (the unpacked tree, ~65 MB, is over the device tool's 64 MiB).
 set -eu
 build=${1:?usage: bundle_libs.sh BUILD_DIR}
 out=device-libs
@@ -20,3 +22,6 @@ done | sort -u | while read -r lib; do
   esac
 done
 du -sh "$out"
+mkdir -p device-pack
+tar cJf device-pack/libs.tar.xz "$out"
+du -sh device-pack/libs.tar.xz
