@@ -127,9 +127,8 @@ public:
         const QString path = QDir(m_dir).filePath(QStringLiteral("reply-%1.md").arg(number));
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
-            return makeError(ErrorCode::NotFound, QStringLiteral("no reply for step %1: %2 cannot be read (%3)")
-                                                      .arg(stepIndex + 1)
-                                                      .arg(path, f.errorString()));
+            return makeError(ErrorCode::NotFound, QStringLiteral("%1 cannot be read (%2); its prompt is in %3")
+                                                      .arg(path, f.errorString(), prompt.fileName()));
         return manualReply(QString::fromUtf8(f.readAll()), lastUser(conversation), 0, path);
     }
 

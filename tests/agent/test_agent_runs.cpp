@@ -305,7 +305,7 @@ private Q_SLOTS:
         QVERIFY2(first.code == 1, qPrintable(first.err + first.out));
         const QVariantMap failed = jsonObject(first.out);
         QCOMPARE(failed.value("state").toString(), QStringLiteral("failed"));
-        QVERIFY2(failed.value("error").toString().contains("no reply for step 2"), qPrintable(first.out));
+        QVERIFY2(failed.value("error").toString().contains("step 2: no reply: "), qPrintable(first.out));
         QFile prompt1(dir.filePath("prompt-001.md")), prompt2(dir.filePath("prompt-002.md"));
         QVERIFY(prompt1.open(QIODevice::ReadOnly));
         QVERIFY(prompt1.readAll().contains("leaky"));  // the task, as the first prompt shows it
