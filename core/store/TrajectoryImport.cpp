@@ -41,6 +41,11 @@ bool sameSteps(const QList<TrajectoryStep>& stored, const QList<BundledStep>& bu
 
 Result<QList<BundledRun>> TrajectoryStore::bundledRuns(const RunSelection& which)
 {
+    // One snapshot: a run still recording cannot gain a step between its row and its steps being read. Nothing is
+    // written; the transaction is rolled back when it goes out of scope.
+    store::Transaction snapshot(m_db);
+    if (!snapshot.started())
+        return snapshot.started().error();
     QList<AgentRun> selected;
     if (!which.ids.isEmpty()) {
         QList<qint64> ids = which.ids;
