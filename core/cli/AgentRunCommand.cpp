@@ -7,6 +7,7 @@
 #include "store/Database.h"
 #include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
+#include "util/InterruptGuard.h"
 #include "util/Json.h"
 #include "verify/LocalExecutor.h"
 
@@ -185,6 +186,13 @@ int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& 
                    << Qt::flush;
     });
     QObject::connect(&runner, &AgentRunner::runEnded, &runner, [&](const AgentOutcome&) { ++ended; });
+    InterruptGuard interrupt;
+    QObject::connect(&interrupt, &InterruptGuard::interrupted, &runner, [&](int) {
+        io.err << "kmosaic agent: interrupted: each run stops after its current step and ends cancelled (resumable: "
+                  "kmosaic agent resume ID); runs not started are dropped. Ctrl-C again stops now.\n"
+               << Qt::flush;
+        runner.cancelAll();
+    });
     const QList<AgentOutcome> outcomes = runner.runAndWait(jobs, parsed.concurrency);
     printOutcomes(outcomes, p.isSet(QStringLiteral("json")), io);
     int code = Ok;

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 
 namespace {
 using km::test::Run;
@@ -347,6 +348,27 @@ private Q_SLOTS:
         const QVariantMap after = showJson(run.value("id").toLongLong());
         QCOMPARE(after.value("state").toString(), QStringLiteral("cancelled"));
         QCOMPARE(after.value("steps").toList().size(), 1);
+    }
+
+    // Ctrl-C (SIGINT) while a run waits for its reply: the run ends cancelled, resumable, and the process exits.
+    void interruptEndsRunsCancelled()
+    {
+        QProcess agent;
+        agent.start(QStringLiteral(KMOSAIC_CLI), {"--db", m_db, "agent", "run", "--task", "silu", "--manual-cmd",
+                                                  "cat > /dev/null; sleep 60", "--device", "cpu", "--json"});
+        QVERIFY(agent.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += agent.readAllStandardError()).contains(" started"), 30000);
+        ::kill(pid_t(agent.processId()), SIGINT);
+        QVERIFY(agent.waitForFinished(20000));
+        QCOMPARE(agent.exitStatus(), QProcess::NormalExit);
+        err += agent.readAllStandardError();
+        QVERIFY2(agent.exitCode() == 3, err.constData());
+        QVERIFY2(err.contains("interrupted"), err.constData());
+        const QVariantMap run = jsonObject(QString::fromUtf8(agent.readAllStandardOutput()));
+        QCOMPARE(run.value("state").toString(), QStringLiteral("cancelled"));
+        const QVariantMap stored = showJson(run.value("id").toLongLong());
+        QCOMPARE(stored.value("state").toString(), QStringLiteral("cancelled"));
     }
 
     // Several tasks at once: each its own run and reply source; the summary has one line per run.
