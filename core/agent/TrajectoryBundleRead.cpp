@@ -2,6 +2,7 @@
 #include "agent/TrajectoryBundle.h"
 
 #include "util/Json.h"
+#include "util/JsonFields.h"
 #include "verify/VerdictJson.h"
 
 #include <QRegularExpression>
@@ -15,107 +16,29 @@ const QStringList kStates{QStringLiteral("running"), QStringLiteral("completed")
                           QStringLiteral("cancelled"), QStringLiteral("failed")};
 const QStringList kStages{stageImplement(), stageRepair(), stageOptimise()};
 
-bool isInteger(const QVariant& v)
+using json::Fields;
+
+// An ISO 8601 UTC time field (the store's form).
+QDateTime timeField(Fields& f, const QString& key, bool required)
 {
-    return v.typeId() == QMetaType::LongLong || v.typeId() == QMetaType::Int;
+    const QString t = f.text(key, required);
+    if (t.isEmpty())
+        return {};
+    const auto parsed = parseIsoUtc(t);
+    if (!parsed)
+        f.fail(QStringLiteral("%1 '%2' is not an ISO 8601 time").arg(key, t));
+    return parsed.value_or(QDateTime());
 }
 
-QString alternatives(const QStringList& names)
+// The path of an object as a prefix of its fields' messages.
+QString at(const QString& where)
 {
-    if (names.size() < 2)
-        return names.join(QString());
-    return names.mid(0, names.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") + names.last();
+    return where.isEmpty() ? QString() : where + QStringLiteral(": ");
 }
-
-// Typed fields of one JSON object; the first problem is kept, prefixed with the object's path. Null is absent.
-class Fields {
-public:
-    Fields(const QVariantMap& m, QString where) : m_map(m), m_where(std::move(where)) {}
-
-    QString text(const QString& key, bool required = false)
-    {
-        const QVariant v = m_map.value(key);
-        if (!v.isValid()) {
-            if (required)
-                fail(QStringLiteral("%1 is missing").arg(key));
-            return {};
-        }
-        if (v.typeId() != QMetaType::QString)
-            fail(QStringLiteral("%1 is not a string").arg(key));
-        return v.toString();
-    }
-    QString oneOf(const QString& key, const QStringList& allowed, const QString& fallback)
-    {
-        const QString v = text(key);
-        if (v.isEmpty() && !fallback.isEmpty())
-            return fallback;
-        if (!allowed.contains(v))
-            fail(QStringLiteral("%1 '%2' is not %3").arg(key, v, alternatives(allowed)));
-        return v;
-    }
-    std::optional<qint64> integer(const QString& key)
-    {
-        const QVariant v = m_map.value(key);
-        if (!v.isValid())
-            return std::nullopt;
-        if (!isInteger(v))
-            fail(QStringLiteral("%1 is not an integer").arg(key));
-        return v.toLongLong();
-    }
-    std::optional<double> number(const QString& key)
-    {
-        const QVariant v = m_map.value(key);
-        if (!v.isValid())
-            return std::nullopt;
-        if (!isInteger(v) && v.typeId() != QMetaType::Double)
-            fail(QStringLiteral("%1 is not a number").arg(key));
-        return v.toDouble();
-    }
-    QVariantMap object(const QString& key)
-    {
-        const QVariant v = m_map.value(key);
-        if (v.isValid() && v.typeId() != QMetaType::QVariantMap)
-            fail(QStringLiteral("%1 is not an object").arg(key));
-        return v.toMap();
-    }
-    QVariantList list(const QString& key, bool ofObjects = false)
-    {
-        const QVariant v = m_map.value(key);
-        if (v.isValid() && v.typeId() != QMetaType::QVariantList)
-            fail(QStringLiteral("%1 is not a list").arg(key));
-        const QVariantList items = v.toList();
-        for (qsizetype i = 0; ofObjects && i < items.size(); ++i)
-            if (items[i].typeId() != QMetaType::QVariantMap)
-                fail(QStringLiteral("%1[%2] is not an object").arg(key).arg(i));
-        return items;
-    }
-    QDateTime time(const QString& key, bool required)
-    {
-        const QString t = text(key, required);
-        if (t.isEmpty())
-            return {};
-        const auto parsed = parseIsoUtc(t);
-        if (!parsed)
-            fail(QStringLiteral("%1 '%2' is not an ISO 8601 time").arg(key, t));
-        return parsed.value_or(QDateTime());
-    }
-    void fail(const QString& message)
-    {
-        if (!m_error)
-            m_error = makeError(ErrorCode::InvalidInput,
-                                m_where.isEmpty() ? message : QStringLiteral("%1: %2").arg(m_where, message));
-    }
-    const std::optional<Error>& error() const { return m_error; }
-
-private:
-    const QVariantMap& m_map;
-    QString m_where;
-    std::optional<Error> m_error;
-};
 
 Result<BundledStep> readStep(const QVariantMap& m, const QString& where)
 {
-    Fields f(m, where);
+    Fields f(m, at(where));
     BundledStep b;
     TrajectoryStep& s = b.step;
     const auto idx = f.integer(QStringLiteral("idx"));
@@ -141,7 +64,7 @@ Result<BundledStep> readStep(const QVariantMap& m, const QString& where)
         f.fail(QStringLiteral("status '%1' is not a verdict status").arg(s.status));
     s.speedup = f.number(QStringLiteral("speedup"));
     s.summary = f.text(QStringLiteral("summary"));
-    s.createdAt = f.time(QStringLiteral("created_at"), true);
+    s.createdAt = timeField(f, QStringLiteral("created_at"), true);
     const QVariantMap verdict = f.object(QStringLiteral("verdict"));
     if (f.error())
         return *f.error();
@@ -164,7 +87,7 @@ Result<BundledStep> readStep(const QVariantMap& m, const QString& where)
 
 Result<BundledRun> readRun(const QVariantMap& m, const QString& where)
 {
-    Fields f(m, where);
+    Fields f(m, at(where));
     BundledRun b;
     AgentRun& r = b.run;
     r.taskId = f.text(QStringLiteral("task_id"), true);
@@ -179,14 +102,14 @@ Result<BundledRun> readRun(const QVariantMap& m, const QString& where)
     r.state = f.oneOf(QStringLiteral("state"), kStates, {});
     r.stage = f.oneOf(QStringLiteral("stage"), kStages, stageImplement());
     r.error = f.text(QStringLiteral("error"));
-    r.startedAt = f.time(QStringLiteral("started_at"), true);
-    r.endedAt = f.time(QStringLiteral("ended_at"), false);
+    r.startedAt = timeField(f, QStringLiteral("started_at"), true);
+    r.endedAt = timeField(f, QStringLiteral("ended_at"), false);
     const auto best = f.integer(QStringLiteral("best_step_idx"));
     b.origin = f.text(QStringLiteral("origin"));
     static const QRegularExpression sha256(QStringLiteral("^[0-9a-f]{64}$"));
     if (!b.origin.isEmpty() && !sha256.match(b.origin).hasMatch())
         f.fail(QStringLiteral("origin '%1' is not a sha256 hex id").arg(b.origin));
-    b.taskTitle = Fields(f.object(QStringLiteral("task")), where).text(QStringLiteral("title"));
+    b.taskTitle = Fields(f.object(QStringLiteral("task")), at(where)).text(QStringLiteral("title"));
     const QVariantList steps = f.list(QStringLiteral("steps"), true);
     if (f.error())
         return *f.error();
@@ -252,7 +175,7 @@ Result<TrajectoryBundle> readTrajectoryBundle(const QByteArray& bytes)
                          QStringLiteral("version %1 is not a version (1, 2, ...)").arg(*version));
     TrajectoryBundle b;
     b.label = f.text(QStringLiteral("label"));
-    b.exportedAt = f.time(QStringLiteral("exported_at"), false);
+    b.exportedAt = timeField(f, QStringLiteral("exported_at"), false);
     b.exportedBy = f.text(QStringLiteral("exported_by"));
     if (!top.contains(QStringLiteral("runs")))
         f.fail(QStringLiteral("runs is missing"));

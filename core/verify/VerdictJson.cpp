@@ -1,5 +1,7 @@
 #include "verify/VerdictJson.h"
 
+#include "util/JsonFields.h"
+
 namespace km {
 
 namespace {
@@ -11,71 +13,7 @@ QVariant optionalNumber(const std::optional<double>& d)
     return d ? QVariant(*d) : QVariant();
 }
 
-bool isInteger(const QVariant& v)
-{
-    return v.typeId() == QMetaType::LongLong || v.typeId() == QMetaType::Int;
-}
-bool isNumber(const QVariant& v)
-{
-    return isInteger(v) || v.typeId() == QMetaType::Double;
-}
-
-// Reads typed fields of one object; the first wrong one is remembered with its path.
-class Reader {
-public:
-    Reader(const QVariantMap& m, QString path) : m_map(m), m_path(std::move(path)) {}
-
-    QString text(const QString& key)
-    {
-        const QVariant v = m_map.value(key);
-        if (!v.isValid())
-            return {};
-        if (v.typeId() != QMetaType::QString)
-            fail(key, QStringLiteral("is not a string"));
-        return v.toString();
-    }
-    qint64 integer(const QString& key)
-    {
-        const QVariant v = m_map.value(key);
-        if (!v.isValid())
-            return 0;
-        if (!isInteger(v))
-            fail(key, QStringLiteral("is not an integer"));
-        return v.toLongLong();
-    }
-    std::optional<double> number(const QString& key)
-    {
-        const QVariant v = m_map.value(key);
-        if (!v.isValid())
-            return std::nullopt;
-        if (!isNumber(v))
-            fail(key, QStringLiteral("is not a number"));
-        return v.toDouble();
-    }
-    QVariantMap object(const QString& key)
-    {
-        const QVariant v = m_map.value(key);
-        if (v.isValid() && v.typeId() != QMetaType::QVariantMap)
-            fail(key, QStringLiteral("is not an object"));
-        return v.toMap();
-    }
-    void fail(const QString& key, const QString& what)
-    {
-        if (!m_error)
-            m_error = makeError(ErrorCode::InvalidInput, QStringLiteral("%1%2 %3").arg(m_path, key, what));
-    }
-    void fail(const Error& e)
-    {
-        if (!m_error)
-            m_error = e;
-    }
-    const std::optional<Error>& error() const { return m_error; }
-
-private:
-    const QVariantMap& m_map;
-    QString m_path;
-    std::optional<Error> m_error;
-};
+using json::Fields;
 
 Result<QVariantList> objectList(const QVariant& list, const QString& name)
 {
@@ -123,15 +61,15 @@ Result<QList<Finding>> findingsFromVariant(const QVariant& list)
     QList<Finding> out;
     for (qsizetype i = 0; i < items->size(); ++i) {
         const QVariantMap m = items->at(i).toMap();
-        Reader r(m, QStringLiteral("findings[%1].").arg(i));
+        Fields r(m, QStringLiteral("findings[%1].").arg(i));
         Finding f;
         f.check = r.text(QStringLiteral("check"));
         const QString severity = r.text(QStringLiteral("severity"));
         if (severity == toString(Finding::Severity::Warning))
             f.severity = Finding::Severity::Warning;
         else if (severity != toString(Finding::Severity::Error))
-            r.fail(QStringLiteral("severity"), QStringLiteral("'%1' is not error or warning").arg(severity));
-        f.line = int(r.integer(QStringLiteral("line")));
+            r.fail(QStringLiteral("severity '%1' is not error or warning").arg(severity));
+        f.line = int(r.integer(QStringLiteral("line")).value_or(0));
         f.message = r.text(QStringLiteral("message"));
         if (r.error())
             return *r.error();
@@ -160,12 +98,12 @@ Result<QList<SolutionDiagnostic>> diagnosticsFromVariant(const QVariant& list)
     QList<SolutionDiagnostic> out;
     for (qsizetype i = 0; i < items->size(); ++i) {
         const QVariantMap m = items->at(i).toMap();
-        Reader r(m, QStringLiteral("diagnostics[%1].").arg(i));
+        Fields r(m, QStringLiteral("diagnostics[%1].").arg(i));
         SolutionDiagnostic d;
         d.severity = r.text(QStringLiteral("severity"));
-        d.line = int(r.integer(QStringLiteral("line")));
+        d.line = int(r.integer(QStringLiteral("line")).value_or(0));
         d.generatedFile = r.text(QStringLiteral("generated_file"));
-        d.generatedLine = int(r.integer(QStringLiteral("generated_line")));
+        d.generatedLine = int(r.integer(QStringLiteral("generated_line")).value_or(0));
         d.message = r.text(QStringLiteral("message"));
         if (r.error())
             return *r.error();
@@ -195,20 +133,20 @@ QVariantMap verdictToVariant(const Verdict& v)
 
 Result<Verdict> verdictFromVariant(const QVariantMap& m)
 {
-    Reader r(m, QString());
+    Fields r(m, QString());
     Verdict v;
-    v.id = r.integer(QStringLiteral("id"));
-    v.solutionId = r.integer(QStringLiteral("solution_id"));
+    v.id = r.integer(QStringLiteral("id")).value_or(0);
+    v.solutionId = r.integer(QStringLiteral("solution_id")).value_or(0);
     const QString status = r.text(QStringLiteral("status"));
     if (const auto s = verdictStatusFromString(status))
         v.status = *s;
     else
-        r.fail(QStringLiteral("status"), QStringLiteral("'%1' is not a verdict status").arg(status));
+        r.fail(QStringLiteral("status '%1' is not a verdict status").arg(status));
     if (const QString created = r.text(QStringLiteral("created_at")); !created.isEmpty()) {
         if (const auto t = parseIsoUtc(created))
             v.createdAt = *t;
         else
-            r.fail(QStringLiteral("created_at"), QStringLiteral("'%1' is not an ISO 8601 time").arg(created));
+            r.fail(QStringLiteral("created_at '%1' is not an ISO 8601 time").arg(created));
     }
     v.harnessVersion = r.text(QStringLiteral("harness_version"));
     v.executor = r.text(QStringLiteral("executor"));
