@@ -18,18 +18,6 @@ const QStringList kStages{stageImplement(), stageRepair(), stageOptimise()};
 
 using json::Fields;
 
-// An ISO 8601 UTC time field (the store's form).
-QDateTime timeField(Fields& f, const QString& key, bool required)
-{
-    const QString t = f.text(key, required);
-    if (t.isEmpty())
-        return {};
-    const auto parsed = parseIsoUtc(t);
-    if (!parsed)
-        f.fail(QStringLiteral("%1 '%2' is not an ISO 8601 time").arg(key, t));
-    return parsed.value_or(QDateTime());
-}
-
 // The path of an object as a prefix of its fields' messages.
 QString at(const QString& where)
 {
@@ -64,7 +52,7 @@ Result<BundledStep> readStep(const QVariantMap& m, const QString& where)
         f.fail(QStringLiteral("status '%1' is not a verdict status").arg(s.status));
     s.speedup = f.number(QStringLiteral("speedup"));
     s.summary = f.text(QStringLiteral("summary"));
-    s.createdAt = timeField(f, QStringLiteral("created_at"), true);
+    s.createdAt = isoTimeField(f, QStringLiteral("created_at"), true);
     const QVariantMap verdict = f.object(QStringLiteral("verdict"));
     if (f.error())
         return *f.error();
@@ -102,8 +90,8 @@ Result<BundledRun> readRun(const QVariantMap& m, const QString& where)
     r.state = f.oneOf(QStringLiteral("state"), kStates, {});
     r.stage = f.oneOf(QStringLiteral("stage"), kStages, stageImplement());
     r.error = f.text(QStringLiteral("error"));
-    r.startedAt = timeField(f, QStringLiteral("started_at"), true);
-    r.endedAt = timeField(f, QStringLiteral("ended_at"), false);
+    r.startedAt = isoTimeField(f, QStringLiteral("started_at"), true);
+    r.endedAt = isoTimeField(f, QStringLiteral("ended_at"), false);
     const auto best = f.integer(QStringLiteral("best_step_idx"));
     b.origin = f.text(QStringLiteral("origin"));
     static const QRegularExpression sha256(QStringLiteral("^[0-9a-f]{64}$"));
@@ -175,7 +163,7 @@ Result<TrajectoryBundle> readTrajectoryBundle(const QByteArray& bytes)
                          QStringLiteral("version %1 is not a version (1, 2, ...)").arg(*version));
     TrajectoryBundle b;
     b.label = f.text(QStringLiteral("label"));
-    b.exportedAt = timeField(f, QStringLiteral("exported_at"), false);
+    b.exportedAt = isoTimeField(f, QStringLiteral("exported_at"), false);
     b.exportedBy = f.text(QStringLiteral("exported_by"));
     if (!top.contains(QStringLiteral("runs")))
         f.fail(QStringLiteral("runs is missing"));

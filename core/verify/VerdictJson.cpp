@@ -142,12 +142,7 @@ Result<Verdict> verdictFromVariant(const QVariantMap& m)
         v.status = *s;
     else
         r.fail(QStringLiteral("status '%1' is not a verdict status").arg(status));
-    if (const QString created = r.text(QStringLiteral("created_at")); !created.isEmpty()) {
-        if (const auto t = parseIsoUtc(created))
-            v.createdAt = *t;
-        else
-            r.fail(QStringLiteral("created_at '%1' is not an ISO 8601 time").arg(created));
-    }
+    v.createdAt = isoTimeField(r, QStringLiteral("created_at"));
     v.harnessVersion = r.text(QStringLiteral("harness_version"));
     v.executor = r.text(QStringLiteral("executor"));
     v.isolation = r.text(QStringLiteral("isolation"));
@@ -168,6 +163,17 @@ Result<Verdict> verdictFromVariant(const QVariantMap& m)
     if (r.error())
         return *r.error();
     return v;
+}
+
+QDateTime isoTimeField(json::Fields& fields, const QString& key, bool required)
+{
+    const QString t = fields.text(key, required);
+    if (t.isEmpty())
+        return {};
+    const auto parsed = parseIsoUtc(t);
+    if (!parsed)
+        fields.fail(QStringLiteral("%1 '%2' is not an ISO 8601 time").arg(key, t));
+    return parsed.value_or(QDateTime());
 }
 
 }  // namespace km

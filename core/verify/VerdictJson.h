@@ -8,6 +8,9 @@
 #include <QVariantList>
 
 namespace km {
+namespace json {
+class Fields;
+}
 
 // {id, solution_id, status, created_at (ISO 8601 UTC), harness_version, executor, isolation, summary, environment,
 //  evidence, findings, diagnostics, runtime_ms, ref_runtime_ms, speedup}; absent timings are null.
@@ -26,5 +29,8 @@ Result<QList<SolutionDiagnostic>> diagnosticsFromVariant(const QVariant& list);
 QString isoUtc(const QDateTime& t);
 // Reads isoUtc's text (and any ISO 8601 time with an offset) back; nullopt when the text is no time.
 std::optional<QDateTime> parseIsoUtc(const QString& text);
+// A time field of a JSON object in parseIsoUtc's form; an invalid QDateTime when absent (a problem on `fields`
+// when it is required) or when it is no time (a problem: "KEY 'TEXT' is not an ISO 8601 time").
+QDateTime isoTimeField(json::Fields& fields, const QString& key, bool required = false);
 
 }  // namespace km

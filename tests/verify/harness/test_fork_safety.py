@@ -15,7 +15,7 @@ HARNESS = os.path.dirname(os.path.dirname(environment.__file__))
 
 class ForkSafety(unittest.TestCase):
     def test_the_entry_point_asks_nvml_before_torch_is_imported(self):
-        code = ("import os, sys, runpy; sys.argv = ['kmosaic_harness', 'none'];"
+        code = ("import os, sys; sys.argv = ['kmosaic_harness', 'none'];"
                 "import kmosaic_harness.__main__ as m;"
                 "assert 'torch' not in sys.modules, 'torch imported before the check was chosen';"
                 "print(os.environ.get('PYTORCH_NVML_BASED_CUDA_CHECK'))")
