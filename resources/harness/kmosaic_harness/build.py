@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from . import buildstage, environment, extcache
+from . import buildstage, environment, extcache, fastbuild
 
 
 def cache_dir(cache_root, source):
@@ -45,7 +45,7 @@ def main(argv):
     ap.add_argument("--list", help="a file naming one solution per line (after any FILE arguments)")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args(argv)
-    environment.lower_priority()
+    fastbuild.lower_priority()
     args.cache = os.path.abspath(args.cache)
     if args.list:
         with open(args.list, encoding="utf-8") as f:

@@ -4,7 +4,7 @@ it (extcache.py). A compile error ends here, before anything of the solution run
 import os
 import time
 
-from . import environment, extcache, fastbuild, pch, spawn
+from . import extcache, fastbuild, pch, spawn
 
 
 def build_solution(cache_root, source, path, tools, limits, scratch, build_timeout_s, phase=lambda p: None):
@@ -60,9 +60,9 @@ def build_solution(cache_root, source, path, tools, limits, scratch, build_timeo
 
 
 def _below_measuring(body):
-    """The build child compiles at a lower priority than the processes that measure (environment.lower_priority)."""
+    """The build child compiles at a lower priority than the processes that measure (fastbuild.lower_priority)."""
     def work(report, phase):
-        environment.lower_priority()
+        fastbuild.lower_priority()
         return body(report, phase)
     return work
 

@@ -92,12 +92,3 @@ def fork_is_clean():
     _, status = os.waitpid(pid, 0)
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
-
-def lower_priority(step=10):
-    """Builds (nvcc, cicc, g++) run below the measuring processes: with every core compiling, a timing child that
-    waits in cudaDeviceSynchronize otherwise wakes a scheduler slice late, which adds milliseconds to the wall time
-    beside each CUDA event time (seen on the H200: 7.9 ms wall for a 3.96 ms kernel while 16 builds ran)."""
-    try:
-        os.nice(step)
-    except OSError:
-        pass

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 
-from . import environment, fastbuild
+from . import fastbuild
 
 VARIANTS = [[], ["-O3"]]
 
@@ -77,7 +77,7 @@ def main(argv):
     ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--flags", default="", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    environment.lower_priority()
+    fastbuild.lower_priority()
     root = pch_root(args.cache)
     os.makedirs(root, exist_ok=True)
     if args.one:
