@@ -1,7 +1,7 @@
 // The trajectories that ship with the bundled data (resources/trajectories/): recorded on the H200 with the manual
 // agent, labelled as team-authored demonstrations. They must import into a store holding the bundled tasks, and
 // together show what the issue asks of them: a build error repaired, a wrong result repaired, a reply without code,
-// every verdict measured on the GPU.
+// optimisation steps that answered profiler figures with a faster kernel, every verdict measured on the GPU.
 #include "../common/CliRun.h"
 #include "util/Json.h"
 
@@ -27,6 +27,14 @@ QStringList statuses(const QVariantMap& run)
     return out;
 }
 
+QVariantMap readBundle()
+{
+    QFile f(kBundle);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(kBundle));
+    return km::json::parse(f.readAll(), nullptr).value_or(QVariant()).toMap();
+}
+
 bool repairs(const QStringList& steps, const QString& failure)
 {
     const qsizetype at = steps.indexOf(failure);
@@ -39,9 +47,7 @@ class TestShippedTrajectories : public QObject {
 private Q_SLOTS:
     void everyVerdictWasMeasuredOnTheH200()
     {
-        QFile f(kBundle);
-        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(kBundle));
-        const QVariantMap bundle = km::json::parse(f.readAll(), nullptr).value_or(QVariant()).toMap();
+        const QVariantMap bundle = readBundle();
         QCOMPARE(bundle.value(QStringLiteral("format")).toString(), QStringLiteral("kmosaic-trajectories"));
         QCOMPARE(bundle.value(QStringLiteral("label")).toString(), QStringLiteral("team-authored demonstration"));
         int verdicts = 0;
@@ -59,6 +65,28 @@ private Q_SLOTS:
             }
         }
         QVERIFY(verdicts >= 6);
+    }
+
+    // An optimisation step counts when its prompt carried the profiler's figures for the previous version and its
+    // verdict passed faster than the best before it.
+    void optimisationStepsAnsweredProfilerFigures()
+    {
+        int faster = 0;
+        for (const QVariant& r : readBundle().value(QStringLiteral("runs")).toList()) {
+            double best = 0.0;
+            for (const QVariant& s : r.toMap().value(QStringLiteral("steps")).toList()) {
+                const QVariantMap step = s.toMap();
+                const double speedup = step.value(QStringLiteral("speedup")).toDouble();
+                if (step.value(QStringLiteral("stage")).toString() == QLatin1String("optimise") &&
+                    step.value(QStringLiteral("status")).toString() == QLatin1String("PASSED") &&
+                    step.value(QStringLiteral("prompt")).toString().contains(QLatin1String("## Profiler figures")) &&
+                    best > 0.0 && speedup > best)
+                    ++faster;
+                if (step.value(QStringLiteral("status")).toString() == QLatin1String("PASSED"))
+                    best = qMax(best, speedup);
+            }
+        }
+        QVERIFY2(faster >= 2, qPrintable(QString::number(faster)));
     }
 
     void importsAndCoversRepairs()
