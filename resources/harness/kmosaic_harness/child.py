@@ -2,6 +2,7 @@
 import json
 import os
 import sys
+import time
 import traceback
 
 from . import sandbox
@@ -13,15 +14,23 @@ class Phase:
 
     def __init__(self, scratch):
         self._path = os.path.join(scratch, "phase")
+        self._marks = [("start", time.monotonic())]
 
     def __call__(self, name):
         with open(self._path, "w") as f:
             f.write(name)
+        self._marks.append((name, time.monotonic()))
+
+    def seconds(self):
+        """[[phase, seconds spent in it], ...] up to now: where a child's wall time went."""
+        ends = [t for _, t in self._marks[1:]] + [time.monotonic()]
+        return [[name, round(end - t, 4)] for (name, t), end in zip(self._marks, ends)]
 
 
 def run(scratch, writable, limits, use_as_limit, body):
     """In the child after fork: never returns. `body(report, phase)` returns the result dict."""
     code = 0
+    phase = Phase(scratch)
     try:
         import ctypes
         ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG SIGKILL: a dead worker takes its children along
@@ -41,7 +50,7 @@ def run(scratch, writable, limits, use_as_limit, body):
         import tempfile
         tempfile.tempdir = scratch  # the worker resolved it before the fork
         report = sandbox.enter(scratch, writable, limits, use_as_limit)
-        result = body(report, Phase(scratch))
+        result = body(report, phase)
         result["isolation"] = report
     except ProgramError as e:
         result = {"error": {"kind": e.kind, "message": str(e), "line": e.line,
@@ -52,6 +61,7 @@ def run(scratch, writable, limits, use_as_limit, body):
     except BaseException as e:  # noqa: BLE001 - everything a program raises is a verdict, not a worker crash
         result = {"error": {"kind": "exception", "message": f"{type(e).__name__}: {e}"[:4000],
                             "traceback": traceback.format_exc(limit=-12)[-8000:]}}
+    result["phases"] = phase.seconds()
     try:
         tmp = os.path.join(scratch, "result.json.tmp")
         with open(tmp, "w") as f:

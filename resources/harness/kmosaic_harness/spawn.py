@@ -46,31 +46,57 @@ def _tail(path, n=6000):
 
 def run_child(scratch, writable, limits, use_as_limit, work):
     """Forks, runs `work` isolated in the child, waits. Returns {result?, ended, signal?, phase, log_tail, seconds}."""
+    return start_child(scratch, writable, limits, use_as_limit, work).wait()
+
+
+def start_child(scratch, writable, limits, use_as_limit, work):
+    """Forks and returns at once: the worker can do other work (a build) while the child runs, then wait() for it.
+    The child's deadline runs from now; its memory is watched only while the worker waits."""
     os.makedirs(scratch, exist_ok=True)
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:
         child.run(scratch, writable, limits, use_as_limit, work)  # never returns
-    deadline = start + float(limits["timeout_s"])
-    ended, status, killed_for = None, 0, ""
-    next_mem_check = 0.0
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        now = time.monotonic()
-        if now >= deadline:
-            killed_for = "timeout"
-        elif not use_as_limit and now >= next_mem_check:
-            next_mem_check = now + 0.25
-            if _group_rss_mb(pid) > int(limits["memory_mb"]):
-                killed_for = "memory"
-        if killed_for:
-            _kill_group(pid)
-            _, status = os.waitpid(pid, 0)
-            break
-        time.sleep(0.02 if now - start < 2 else 0.1)
-    _kill_group(pid)  # whatever the child left behind in its group
+    return Child(pid, scratch, limits, use_as_limit, start)
+
+
+class Child:
+    def __init__(self, pid, scratch, limits, use_as_limit, start):
+        self.pid, self.scratch, self.limits, self.use_as_limit, self.start = pid, scratch, limits, use_as_limit, start
+
+    def kill(self):
+        _kill_group(self.pid)
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+
+    def wait(self):
+        pid, limits, start = self.pid, self.limits, self.start
+        deadline = start + float(limits["timeout_s"])
+        status, killed_for = 0, ""
+        next_mem_check = 0.0
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            now = time.monotonic()
+            if now >= deadline:
+                killed_for = "timeout"
+            elif not self.use_as_limit and now >= next_mem_check:
+                next_mem_check = now + 0.25
+                if _group_rss_mb(pid) > int(limits["memory_mb"]):
+                    killed_for = "memory"
+            if killed_for:
+                _kill_group(pid)
+                _, status = os.waitpid(pid, 0)
+                break
+            time.sleep(0.02 if now - start < 2 else 0.1)
+        _kill_group(pid)  # whatever the child left behind in its group
+        return _outcome(self.scratch, start, status, killed_for)
+
+
+def _outcome(scratch, start, status, killed_for):
     out = {"seconds": time.monotonic() - start, "log_tail": _tail(os.path.join(scratch, "log.txt"))}
     try:
         with open(os.path.join(scratch, "phase")) as f:

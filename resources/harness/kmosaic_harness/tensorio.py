@@ -72,12 +72,9 @@ def read(path, max_bytes):
                 numel *= d
             if numel * torch.empty(0, dtype=dtype).element_size() != nbytes:
                 raise FormatError("tensor size does not match its shape")
-            data = f.read(nbytes)
-            if len(data) != nbytes:
+            raw = torch.empty(nbytes, dtype=torch.uint8)
+            if nbytes and f.readinto(memoryview(raw.numpy())) != nbytes:  # one copy, straight into the tensor
                 raise FormatError("truncated tensor data")
-            if nbytes:
-                t = torch.frombuffer(bytearray(data), dtype=torch.uint8).view(dtype).reshape(shape)
-            else:
-                t = torch.empty(shape, dtype=dtype)
+            t = raw.view(dtype).reshape(shape)
             out.append(t)
         return out

@@ -25,6 +25,7 @@ _WATCHED = [
     ("torch.cuda.Event.record", lambda: torch.cuda.Event.record),
     ("torch.cuda.Event.elapsed_time", lambda: torch.cuda.Event.elapsed_time),
     ("torch.cuda.current_stream", lambda: torch.cuda.current_stream),
+    ("torch.cuda._sleep", lambda: torch.cuda._sleep),
     ("time.perf_counter", lambda: time.perf_counter),
     ("time.time", lambda: time.time),
     ("threading.active_count", lambda: threading.active_count),
@@ -35,7 +36,7 @@ _WATCHED = [
 ]
 
 
-def _settle_lazy_patches():
+def settle_lazy_patches():
     """torch rebinds some of its own functions when a lazy module is first imported (torch._dynamo wraps
     torch.manual_seed, for one; the profiler imports it). Import them before the snapshot so that only the solution
     can change an identity afterwards."""
@@ -50,7 +51,7 @@ class Trusted:
     """Snapshot of the watched functions; use its attributes, never the module globals, once a solution ran."""
 
     def __init__(self):
-        _settle_lazy_patches()
+        settle_lazy_patches()
         self._ids = {}
         for name, get in _WATCHED:
             try:
@@ -60,6 +61,7 @@ class Trusted:
         self.perf_counter = time.perf_counter
         self.synchronize = torch.cuda.synchronize
         self.Event = torch.cuda.Event
+        self.sleep = getattr(torch.cuda, "_sleep", None) or (lambda cycles: None)
         self.active_count = threading.active_count
         self.listdir = os.listdir
         self.isfinite = torch.isfinite

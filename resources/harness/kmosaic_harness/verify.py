@@ -6,15 +6,14 @@ import shutil
 
 import torch
 
-from . import build, buildcache, buildstage, child_reference, tools, child_solution, judge, pch, spawn, stats, tensorio
+from . import build, buildcache, buildstage, child_reference, tools, child_solution, spawn
+from .judging import Judging
 
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
-LIBRARY_ERROR_SHARE = 0.10
-LIBRARY_WARNING_SHARE = 0.50
 
 
-class Verification:
+class Verification(Judging):
     def __init__(self, worker, req, phase):
         self.worker = worker
         self.phase = phase
@@ -128,9 +127,22 @@ class Verification:
         self.phase("reference")
         ref_dir = os.path.join(self.dir, "reference")
         plan = self._plan()
-        ref = spawn.run_child(ref_dir, [], self.limits, self.device == "cpu", child_reference.body(plan, ref_dir))
+        ref_child = spawn.start_child(ref_dir, [], self.limits, self.device == "cpu", child_reference.body(plan, ref_dir))
+        if self.device == "cuda":
+            # The build (CPU cores, nice 10) overlaps the reference's run on the GPU; a cached build is a lookup. On
+            # the CPU the two would share the cores, and the reference's timing with them: one after the other.
+            try:
+                stage = self._build()
+            except BaseException:
+                ref_child.kill()
+                raise
+            ref = ref_child.wait()
+        else:
+            ref = ref_child.wait()
+            stage = None
         res = ref.get("result") or {}
         self.durations["reference_s"] = round(ref["seconds"], 4)
+        self._phases("reference", res)
         self.durations["ref_timing_s"] = float((res.get("timing") or {}).get("seconds") or 0.0)
         if ref["ended"] != "exit" or "error" in res or not res:
             v["status"] = "INVALID_REFERENCE"
@@ -143,10 +155,7 @@ class Verification:
                 facts["copy_gbps"] = res["copy_gbps"]
             self.timing["l2_bytes"] = (res.get("gpu") or {}).get("l2_bytes")
         v["isolation"] = res.get("isolation")
-
-        stage = buildstage.build_solution(self.cache_root, self.sol["source"], self.sol.get("path") or "solution.py",
-                                          self.worker.toolchain(), self.limits, os.path.join(self.dir, "build"),
-                                          self.build_timeout_s, self.phase)
+        stage = stage or self._build()
         self.durations["build_s"] = round(stage["seconds"], 4)
         if not stage["ok"]:
             v["status"] = "TIMEOUT" if stage.get("timeout") else "COMPILE_ERROR"
@@ -166,6 +175,7 @@ class Verification:
                               child_solution.body(plan, sol_dir))
         sres = sol.get("result") or {}
         self.durations["solution_s"] = round(sol["seconds"], 4)
+        self._phases("solution", sres)
         self.durations["sol_timing_s"] = float((sres.get("timing") or {}).get("seconds") or 0.0) \
             if isinstance(sres.get("timing"), dict) else 0.0
         v["isolation"] = sres.get("isolation") or v.get("isolation")
@@ -201,6 +211,17 @@ class Verification:
                     v[kind] = tools.run_tool(kind, self, v.get("own_kernels") or [])
         return v
 
+    def _build(self):
+        return buildstage.build_solution(self.cache_root, self.sol["source"], self.sol.get("path") or "solution.py",
+                                         self.worker.toolchain(), self.limits, os.path.join(self.dir, "build"),
+                                         self.build_timeout_s, self.phase)
+
+    def _phases(self, who, result):
+        """Where a child's wall time went, as it reported it (the solution's own figures are informative only)."""
+        phases = result.get("phases")
+        if isinstance(phases, list):
+            self.durations.setdefault("phases", {})[who] = phases[:64]
+
     def _child_error(self, out, who):
         res = out.get("result") or {}
         err = dict(res.get("error") or {})
@@ -233,159 +254,9 @@ class Verification:
 
         out = spawn.run_child(os.path.join(self.dir, "judge"), [], dict(self.limits, file_mb=16), False, work)
         self.durations["judge_s"] = round(out["seconds"], 4)
+        self._phases("judge", out.get("result") or {})
         judged = (out.get("result") or {}).get("verdict")
         if out["ended"] != "exit" or not isinstance(judged, dict):
             raise RuntimeError("the comparison failed: " + json.dumps(self._child_error(out, "the judge"))[:2000])
         v.clear()
         v.update(judged)
-
-    def _read_reference(self, ref_dir, res):
-        outs = {}
-        limit = int(self.limits["file_mb"]) << 20
-        for ci in range(len(self.configs)):
-            for si in range(len(self.seeds)):
-                outs[(ci, si)] = tensorio.read(os.path.join(ref_dir, f"ref_{ci}_{si}.bin"), limit)
-        outs["timed"] = tensorio.read(os.path.join(ref_dir, "ref_timed.bin"), limit)
-        self.ref_timing = res.get("timing") or {}
-        self.ref_facts = {k: res.get(k) for k in ("bytes", "flops", "compiled")}
-        return outs
-
-    def _read_solution(self, sol_dir, name):
-        path = os.path.join(sol_dir, name)
-        if not os.path.exists(path):
-            return None
-        try:
-            return tensorio.read(path, int(self.limits["file_mb"]) << 20)
-        except (tensorio.FormatError, OSError) as e:
-            return e
-
-    def _judge_trials(self, v, ref_outs, sol_dir, sres, partial=False):
-        reported = {(t.get("config_index"), t.get("seed_index"), bool(t.get("rerun"))): t
-                    for t in sres.get("trials", []) if isinstance(t, dict)}
-        worst = None
-        partial = partial or any("shape_error" in t for t in reported.values())
-        for ci, cfg in enumerate(self.configs):
-            for si, seed in enumerate(self.seeds):
-                first = None  # the first run's outputs, kept for the determinism re-run of seed 0
-                for rerun in ([False, True] if si == 0 else [False]):
-                    info = reported.get((ci, si, rerun))
-                    rec = {"config": cfg["name"], "seed": seed, "rerun": rerun}
-                    if info and "shape_error" in info:
-                        rec.update(ok=False, status="INCORRECT_SHAPE", message=info["shape_error"])
-                    else:
-                        outs = self._read_solution(sol_dir, f"sol_{ci}_{si}{'_rerun' if rerun else ''}.bin")
-                        if outs is None:
-                            if partial:
-                                continue
-                            rec.update(ok=False, status="RUNTIME_ERROR", message="no output was written")
-                        elif isinstance(outs, Exception):
-                            rec.update(ok=False, status="INCORRECT_SHAPE", message=f"unreadable output: {outs}")
-                        else:
-                            rec.update(judge.compare(ref_outs[(ci, si)], outs, self.atol, self.rtol, self.judge_device))
-                            if not rerun:
-                                first = outs
-                            elif rec["ok"]:
-                                if isinstance(first, list) and not judge.same_within(first, outs, self.atol, self.rtol,
-                                                                                     self.judge_device):
-                                    rec.update(ok=False, status="INCORRECT_NUMERICAL",
-                                               message="a re-run on the same inputs gave other values")
-                                    rec.setdefault("checks", []).append("correctness.nondeterministic")
-                    for c in rec.get("checks", []):
-                        if c.startswith("runtime."):
-                            self._add(v, c, rec.get("message", ""))
-                    v["trials"].append(rec)
-                    if not rec.get("ok") and worst is None:
-                        worst = rec
-        if worst is not None and v["status"] == "PASSED":
-            v["status"] = worst.get("status", "INCORRECT_NUMERICAL")
-            v["failure"] = {"config": worst["config"], "seed": worst["seed"], "message": worst.get("message", ""),
-                            "max_abs": worst.get("max_abs"), "max_rel": worst.get("max_rel")}
-            for c in worst.get("checks", []):
-                if c.startswith("correctness."):
-                    v["checks"].append({"check": c, "severity": "info", "line": 0, "message": worst.get("message")})
-
-    def _add(self, v, check, message, severity="error"):
-        if not any(c["check"] == check and c["message"] == message for c in v["checks"]):
-            v["checks"].append({"check": check, "severity": severity, "line": 0, "message": message})
-
-    def _judge_after(self, v, ref_outs, res, sol_dir, sres):
-        again = self._read_solution(sol_dir, "sol_refagain.bin")
-        if isinstance(again, list):
-            rec = judge.compare(ref_outs[(0, 0)], again, self.atol, self.rtol, self.judge_device)
-            if not rec["ok"]:
-                self._add(v, "runtime.reference_disturbed", "the reference, run in the solution's process after it, "
-                          "no longer matches its clean run: " + rec.get("message", ""))
-        t = sres.get("timing")
-        if not isinstance(t, dict):
-            return
-        # Outputs wrong in the trials are judged there; wrong only while timed is the "shortcut when timed" trick.
-        timed_files = (t.get("timed_files") or {}) if v["status"] == "PASSED" else {}
-        for idx, name in timed_files.items():
-            outs = self._read_solution(sol_dir, name)
-            if isinstance(outs, list):
-                rec = judge.compare(ref_outs["timed"], outs, self.atol, self.rtol, self.judge_device)
-                if not rec["ok"]:
-                    self._add(v, "runtime.timed_outputs", f"the output of timed run {int(idx) + 1} is wrong: "
-                              + rec.get("message", ""))
-        self._timing(v, t, judge_timing=v["status"] == "PASSED")
-
-    def _timing(self, v, t, judge_timing):
-        """Figures always; the timing checks only for correct outputs: a wrong solution's speed means nothing."""
-        sol_ev = [float(x) for x in t.get("event_ms", [])]
-        sol_wall = [float(x) for x in t.get("wall_ms", [])]
-        ref_ev = [float(x) for x in self.ref_timing.get("event_ms", [])]
-        if not sol_ev or not ref_ev:
-            return
-        s, r = stats.summary(sol_ev), stats.summary(ref_ev)
-        w = stats.summary(sol_wall)
-        timing = {"device": self.device, "runs": len(sol_ev), "config": self.configs[self.timing["config_index"]]["name"],
-                  "solution_ms": s, "reference_ms": r, "solution_wall_ms": w,
-                  "speedup": r["median"] / s["median"] if s["median"] > 0 else None,
-                  "speedup_ci95": stats.bootstrap_speedup_ci(ref_ev, sol_ev),
-                  "samples_ms": {"solution": sol_ev, "reference": ref_ev}}
-        if self.device == "cuda" and judge_timing:
-            floor = (self.worker.device_facts.get("env") or {}).get("launch_floor_ms")
-            timing["launch_floor_ms"] = floor
-            if floor and s["median"] < floor:
-                self._add(v, "runtime.below_launch_floor", f"median {s['median']:.4f} ms is below the empty-launch "
-                          f"floor of this GPU ({floor:.4f} ms): not a measurement")
-            gap = w["median"] - s["median"]
-            if t.get("stream_changed") or gap > max(0.05, 0.5 * s["median"]):
-                self._add(v, "runtime.side_stream", f"synchronised wall time {w['median']:.4f} ms against event time "
-                          f"{s['median']:.4f} ms: work ran outside the measured stream")
-            prof = v.get("profile")
-            if isinstance(prof, dict) and prof.get("total_ms"):
-                share = prof.get("own_kernel_share", 0.0)
-                if share < LIBRARY_ERROR_SHARE:
-                    self._add(v, "runtime.library_only", f"only {share:.0%} of the GPU time is in the solution's own "
-                              "kernels")
-                elif share < LIBRARY_WARNING_SHARE:
-                    self._add(v, "runtime.library_only", f"{share:.0%} of the GPU time is in the solution's own "
-                              "kernels", severity="warning")
-        self._bounds(v, timing, s["median"], judge_timing)
-        v["timing"] = timing
-
-    def _bounds(self, v, timing, sol_median, judge_timing):
-        """torch.compile as a second baseline; the speed-of-light floor from the task's byte count and the measured
-        copy bandwidth: a median under it is flagged for a human."""
-        facts = getattr(self, "ref_facts", {})
-        compiled = facts.get("compiled")
-        if isinstance(compiled, dict):
-            if compiled.get("event_ms"):
-                c = stats.summary([float(x) for x in compiled["event_ms"]])
-                timing["compiled_ms"] = c
-                timing["speedup_vs_compiled"] = c["median"] / sol_median if sol_median > 0 else None
-            else:
-                timing["compiled_error"] = compiled.get("error")
-        if facts.get("flops"):
-            timing["flops"] = facts["flops"]
-            timing["tflops"] = facts["flops"] / (sol_median * 1e-3) / 1e12 if sol_median > 0 else None
-        gbps = (self.worker.device_facts.get("env") or {}).get("copy_gbps")
-        if facts.get("bytes") and gbps and self.device == "cuda":
-            floor_ms = facts["bytes"] / (gbps * 1e9) * 1e3
-            timing["bytes"] = facts["bytes"]
-            timing["memory_floor_ms"] = floor_ms
-            if judge_timing and sol_median < 0.8 * floor_ms:
-                self._add(v, "timing.implausible", f"median {sol_median:.4f} ms is under the memory floor of this task "
-                          f"on this GPU ({facts['bytes'] / 1e6:.1f} MB at {gbps:.0f} GB/s = {floor_ms:.4f} ms)",
-                          severity="warning")

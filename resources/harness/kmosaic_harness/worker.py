@@ -12,8 +12,10 @@ import traceback
 
 import torch
 
-from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol
+from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol, trusted
 from .verify import Verification
+
+NO_PRELOAD = "KMOSAIC_HARNESS_NO_PRELOAD"
 
 
 def _prepare_process():
@@ -22,11 +24,25 @@ def _prepare_process():
     # Imported once here rather than in every capture, build and solution child (setuptools and hipify: seconds);
     # pure Python that starts no thread, so forking after it is safe.
     importlib.import_module("torch.utils.cpp_extension")
+    _preload_lazy_modules()
     try:
         import ctypes
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: children cannot open /proc/<worker>/fd
     except (OSError, AttributeError):
         pass
+
+
+def _preload_lazy_modules():
+    """torch._dynamo and torch.profiler, which every child's Trusted() imports before its snapshot, cost seconds
+    (3.5 s per child on the H200 with torch 2.11): imported once here, children inherit them. Should the import ever
+    touch the CUDA runtime (forked children could then not use the GPU), the worker starts itself again without it."""
+    if os.environ.get(NO_PRELOAD) == "1":
+        return
+    trusted.settle_lazy_patches()
+    if not environment.fork_is_clean():
+        os.environ[NO_PRELOAD] = "1"
+        sys.stdout.flush()
+        os.execv(sys.executable, [sys.executable] + sys.orig_argv[1:])
 
 
 class Worker:

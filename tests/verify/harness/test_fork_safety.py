@@ -42,6 +42,31 @@ class ForkSafety(unittest.TestCase):
         self.assertEqual(reply["verdict"]["status"], "SYSTEM_ERROR")
         self.assertIn("touched CUDA before forking", reply["verdict"]["error"]["message"])
 
+    def test_a_preload_that_poisons_forks_restarts_the_worker_without_it(self):
+        code = ("import os, sys\n"
+                "from unittest import mock\n"
+                "from kmosaic_harness import environment, worker\n"
+                "if os.environ.get(worker.NO_PRELOAD) == '1':\n"
+                "    worker._preload_lazy_modules()\n"  # a no-op now: nothing may exec again
+                "    print('restarted without the preload'); sys.exit(0)\n"
+                "with mock.patch.object(environment, 'fork_is_clean', lambda: False):\n"
+                "    worker._preload_lazy_modules()\n"
+                "print('kept a poisoned worker')\n")
+        env = {k: v for k, v in os.environ.items() if k != "KMOSAIC_HARNESS_NO_PRELOAD"}
+        env["PYTHONPATH"] = HARNESS
+        out = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), "restarted without the preload")
+
+    def test_a_clean_preload_keeps_the_worker(self):
+        code = ("from kmosaic_harness import worker\n"
+                "worker._preload_lazy_modules()\n"
+                "print('kept')\n")
+        env = {k: v for k, v in os.environ.items() if k != "KMOSAIC_HARNESS_NO_PRELOAD"}
+        env["PYTHONPATH"] = HARNESS
+        out = subprocess.run([sys.executable, "-B", "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(out.stdout.strip(), "kept", out.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
