@@ -29,6 +29,7 @@ int gpusCommand(TaskStore& store, const QStringList& args, Io io);
 // The executor of `verify` and `pool serve` on this machine: one worker per GPU chosen by `gpus` ("all", a list of
 // indices; empty: every visible GPU unless `device` is cpu, and one plain worker where nvidia-smi finds none).
 // An error of code InvalidInput is bad usage. `log` gets notes on CUDA_VISIBLE_DEVICES.
-Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QString& device, QTextStream* log);
+Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QString& device, QTextStream* log,
+                                                int workersPerGpu = 1);
 
 }  // namespace km::cli

@@ -7,7 +7,8 @@
 
 namespace km::cli {
 
-Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QString& device, QTextStream* log)
+Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QString& device, QTextStream* log,
+                                                int workersPerGpu)
 {
     // The CPU path, and every machine where nvidia-smi finds no GPU, keep the one worker they always had.
     if (gpus.isEmpty() && device == QLatin1String("cpu"))
@@ -25,7 +26,8 @@ Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QStri
         return chosen.error();
     // With --device cpu (and --gpus given) the workers verify on the CPU: one per "GPU" all the same (tests).
     return std::unique_ptr<Executor>(std::make_unique<MultiGpuExecutor>(
-        chosen.value(), harnessLaunch({}), device == QLatin1String("cpu") ? QStringLiteral("cpu") : QStringLiteral("cuda")));
+        chosen.value(), harnessLaunch({}), device == QLatin1String("cpu") ? QStringLiteral("cpu") : QStringLiteral("cuda"),
+        workersPerGpu));
 }
 
 int gpusCommand(TaskStore&, const QStringList& args, Io io)

@@ -41,6 +41,8 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
                  QStringLiteral("all|N[,N...]")});
     p.addOption({QStringLiteral("device"), QStringLiteral("auto, cpu or cuda: which workers to keep (default auto)."),
                  QStringLiteral("D"), QStringLiteral("auto")});
+    p.addOption({QStringLiteral("workers-per-gpu"),
+                 QStringLiteral("Workers sharing each GPU (default 1); their timed runs take turns."), QStringLiteral("N")});
     if (!parseArgs(p, QStringLiteral("pool serve"), args, io))
         return Usage;
     bool ok = true;
@@ -54,8 +56,13 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
         io.err << "kmosaic pool serve: --device must be auto, cpu or cuda\n";
         return Usage;
     }
+    const int perGpu = p.isSet(QStringLiteral("workers-per-gpu")) ? p.value(QStringLiteral("workers-per-gpu")).toInt(&ok) : 1;
+    if (!ok || perGpu < 1 || perGpu > 16) {
+        io.err << "kmosaic pool serve: --workers-per-gpu needs a whole number from 1 to 16\n";
+        return Usage;
+    }
     const QString path = socketOption(p);
-    auto local = localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err);
+    auto local = localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err, perGpu);
     if (!local) {
         io.err << "kmosaic pool serve: " << local.error().message << "\n";
         return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;

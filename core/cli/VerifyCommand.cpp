@@ -180,7 +180,7 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     p.addOption({QStringLiteral("batch"),
                  QStringLiteral("Many solutions, each stored: a JSON array of {task, file}, a JSONL file of "
                                 "{task, file} or {task, code}, or a folder of .py files (task: its folder's name, or "
-                                "--task). Builds run ahead on the CPU cores while one worker verifies."),
+                                "--task). Builds run ahead on the CPU cores while the workers verify."),
                  QStringLiteral("FILE|DIR")});
     p.addOption({QStringLiteral("build-jobs"),
                  QStringLiteral("Batch: solutions built at once ahead of the verifier (default: cores - 2; 0: "
@@ -220,6 +220,11 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
                                 "separated. Default: every visible GPU; one worker where nvidia-smi finds none, or "
                                 "with --device cpu."),
                  QStringLiteral("all|N[,N...]")});
+    p.addOption({QStringLiteral("workers-per-gpu"),
+                 QStringLiteral("Workers sharing each GPU (default: 2 for --batch, else 1): while one measures, the "
+                                "others start processes and write and compare outputs; timed runs never overlap other "
+                                "GPU work."),
+                 QStringLiteral("N")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")});
     if (!parseArgs(p, QStringLiteral("verify"), args, io))
         return Usage;
@@ -255,8 +260,9 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     std::unique_ptr<Executor> executor;
     const QString poolPath = p.isSet(QStringLiteral("pool")) ? p.value(QStringLiteral("pool"))
                                                              : qEnvironmentVariable("KMOSAIC_POOL");
-    if (!poolPath.isEmpty() && p.isSet(QStringLiteral("gpus"))) {
-        io.err << "kmosaic verify: --gpus chooses this command's own workers; a pool has its own (pool serve --gpus)\n";
+    if (!poolPath.isEmpty() && (p.isSet(QStringLiteral("gpus")) || p.isSet(QStringLiteral("workers-per-gpu")))) {
+        io.err << "kmosaic verify: --gpus and --workers-per-gpu choose this command's own workers; a pool has its own "
+                  "(pool serve --gpus, --workers-per-gpu)\n";
         return Usage;
     }
     if (!poolPath.isEmpty()) {
@@ -269,7 +275,14 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         }
         executor = std::move(client);
     } else {
-        auto local = localExecutor(p.value(QStringLiteral("gpus")), options->device, &io.err);
+        const auto perGpu = intOption(p, QStringLiteral("workers-per-gpu"), 1, batch ? 2 : 1);
+        if (!perGpu || perGpu.value() > 16) {
+            io.err << "kmosaic verify: "
+                   << (perGpu ? QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16") : perGpu.error().message)
+                   << "\n";
+            return Usage;
+        }
+        auto local = localExecutor(p.value(QStringLiteral("gpus")), options->device, &io.err, perGpu.value());
         if (!local) {
             io.err << "kmosaic verify: " << local.error().message << "\n";
             return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;

@@ -26,12 +26,14 @@ bool mentionsDeviceFault(const QString& text)
 }  // namespace
 
 MultiGpuExecutor::MultiGpuExecutor(const QList<GpuDevice>& gpus, const HarnessLaunch& launch, QString healthDevice,
-                                   QObject* parent)
+                                   int workersPerGpu, QObject* parent)
     : MultiGpuExecutor(
           [&] {
               QList<Worker> workers;
-              for (const GpuDevice& g : gpus)
-                  workers.append({g, pinnedLaunch(launch, g)});
+              for (int round = 0; round < std::max(1, workersPerGpu); ++round) {  // GPUs first, then their seconds
+                  for (const GpuDevice& g : gpus)
+                      workers.append({g, pinnedLaunch(launch, g)});
+              }
               return workers;
           }(),
           std::move(healthDevice), parent)
@@ -85,7 +87,13 @@ void MultiGpuExecutor::makeExecutor(int i)
 
 QString MultiGpuExecutor::name() const
 {
-    return m_slots.size() == 1 ? QStringLiteral("local (1 GPU)") : QStringLiteral("local (%1 GPUs)").arg(m_slots.size());
+    QSet<QString> uuids;
+    for (const auto& s : m_slots)
+        uuids.insert(s->worker.gpu.uuid);
+    const QString gpus = uuids.size() == 1 ? QStringLiteral("1 GPU") : QStringLiteral("%1 GPUs").arg(uuids.size());
+    return qsizetype(m_slots.size()) == uuids.size()
+               ? QStringLiteral("local (%1)").arg(gpus)
+               : QStringLiteral("local (%1, %2 workers)").arg(gpus).arg(m_slots.size());
 }
 
 QString MultiGpuExecutor::workerIsolation() const
@@ -158,6 +166,8 @@ void MultiGpuExecutor::pump()
     for (const auto& s : m_slots) {
         if (m_queue.isEmpty())
             break;
+        if (s->state == State::Active && !s->job && m_outGpus.contains(s->worker.gpu.uuid))
+            s->state = State::Out;  // another worker of this GPU failed its health check
         if (s->state != State::Active || s->job)
             continue;
         s->job = m_queue.takeFirst();
@@ -221,6 +231,7 @@ void MultiGpuExecutor::onHealth(int i, bool healthy, const QString& message)
         return;
     }
     s.state = State::Out;
+    m_outGpus.insert(s.worker.gpu.uuid);
     const QString removal = QStringLiteral("%1 taken out of rotation after %2: the health check failed: %3")
                                 .arg(s.worker.gpu.label(), after, message.left(500));
     qCWarning(lcVerify).noquote() << removal;

@@ -1,13 +1,16 @@
 #pragma once
-// Runs verifications on this machine with one harness worker per GPU, each pinned to its GPU through
-// CUDA_VISIBLE_DEVICES=<uuid> (cuda:0 inside the worker). One queue; a request goes to whichever GPU is idle, one
-// at a time per GPU; each verdict records the GPU that measured it (evidence.gpu). A verification that may have
-// failed because of its GPU leads to a health check of that GPU; a GPU that fails it leaves the rotation and the
-// request is retried once on another. Lives on the thread that created it.
+// Runs verifications on this machine with harness workers pinned to GPUs through CUDA_VISIBLE_DEVICES=<uuid>
+// (cuda:0 inside the worker): one per GPU, or several sharing each GPU, whose timed runs then take turns through
+// the harness's GPU lock (gpulock.py) while the rest of their work overlaps. One queue; a request goes to whichever
+// worker is idle; each verdict records the GPU that measured it (evidence.gpu). A verification that may have
+// failed because of its GPU leads to a health check of that GPU; a GPU that fails it leaves the rotation with all
+// its workers, and the request is retried once on another. Lives on the thread that created it.
 
 #include "verify/Executor.h"
 #include "verify/GpuDiscovery.h"
 #include "verify/HarnessLaunch.h"
+
+#include <QSet>
 
 #include <memory>
 #include <optional>
@@ -27,7 +30,7 @@ public:
     };
     // `healthDevice`: "cuda", or "cpu" where the workers verify on the CPU (the tests).
     MultiGpuExecutor(const QList<GpuDevice>& gpus, const HarnessLaunch& launch, QString healthDevice = QStringLiteral("cuda"),
-                     QObject* parent = nullptr);
+                     int workersPerGpu = 1, QObject* parent = nullptr);
     MultiGpuExecutor(QList<Worker> workers, QString healthDevice, QObject* parent = nullptr);
     ~MultiGpuExecutor() override;
 
@@ -45,8 +48,8 @@ public:
     void warmUp();  // starts every GPU's worker now (each imports torch)
     void setHealthTimeoutMs(int ms) { m_healthTimeoutMs = ms; }
 
-    QList<GpuDevice> gpus() const;
-    int gpusInRotation() const;
+    QList<GpuDevice> gpus() const;  // one entry per worker
+    int gpusInRotation() const;     // workers in rotation
     QStringList removals() const { return m_removals; }  // one message per GPU taken out of rotation
 
 Q_SIGNALS:
@@ -80,6 +83,7 @@ private:
     QList<Job> m_queue;
     QString m_healthDevice;
     QStringList m_removals;
+    QSet<QString> m_outGpus;  // uuids of GPUs that failed a health check: none of their workers gets work
     int m_healthTimeoutMs = 180000;
     quint64 m_nextTicket = 1;
     bool m_pumpScheduled = false;

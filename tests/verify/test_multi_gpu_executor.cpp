@@ -1,7 +1,8 @@
 // The multi-GPU executor with real harness workers on the CPU: two "GPUs" of the hand-written eight-GPU fixture
 // (tests/data/nvidia-smi), each a worker launched with CUDA_VISIBLE_DEVICES=<its uuid> and verifying on the CPU.
-// Scheduling over both, the GPU in each verdict, cancellation, a worker that cannot start taken out of rotation
-// (its request retried on the other), and a solution's own CUDA error that leaves a healthy GPU in rotation.
+// Scheduling over both, two workers sharing one GPU, the GPU in each verdict, cancellation, a worker that cannot
+// start taken out of rotation (its request retried on the other; its GPU's other workers with it), and a solution's
+// own CUDA error that leaves a healthy GPU in rotation.
 
 #include "curate/TaskFolder.h"
 #include "verify/HarnessLaunch.h"
@@ -128,6 +129,51 @@ private Q_SLOTS:
         QCOMPARE(pidsByGpu.size(), 2);  // both GPUs served
         QCOMPARE(pidsByGpu.value(gpus[0].uuid).size(), 1);  // one long-lived worker each
         QVERIFY(pidsByGpu.value(gpus[0].uuid) != pidsByGpu.value(gpus[1].uuid));
+    }
+
+    void twoWorkersShareOneGpu()
+    {
+        const GpuDevice gpu = fixtureGpus().first();
+        MultiGpuExecutor executor({gpu}, harnessLaunch({}), QStringLiteral("cpu"), 2);
+        QCOMPARE(executor.name(), QStringLiteral("local (1 GPU, 2 workers)"));
+        QCOMPARE(executor.parallelism(), 2);
+        executor.warmUp();
+        Verifier verifier(executor);
+        Verdicts got(verifier);
+        for (int i = 0; i < 4; ++i)
+            verifier.verify(corpusJob(QStringLiteral("malformed/wrong_shape.py")));
+        QTRY_COMPARE_WITH_TIMEOUT(got.byTicket.size(), 4, kWaitMs);
+        QSet<qint64> pids;
+        for (const Verdict& v : std::as_const(got.byTicket)) {
+            QCOMPARE(toString(v.status), QStringLiteral("INCORRECT_SHAPE"));
+            QCOMPARE(gpuOf(v).value(QStringLiteral("uuid")).toString(), gpu.uuid);
+            QCOMPARE(v.environment.value(QStringLiteral("cuda_visible_devices")).toString(), gpu.uuid);
+            pids.insert(v.environment.value(QStringLiteral("worker_pid")).toLongLong());
+        }
+        QCOMPARE(pids.size(), 2);  // both workers of that GPU verified
+    }
+
+    // A GPU that fails its health check leaves with all of its workers, not only the one that found the fault.
+    void aFailedGpuTakesItsOtherWorkersAlong()
+    {
+        const GpuDevice gpu = fixtureGpus().first();
+        HarnessLaunch broken = harnessLaunch({});
+        broken.program = QStringLiteral("/nonexistent/python3");
+        MultiGpuExecutor executor({{gpu, MultiGpuExecutor::pinnedLaunch(broken, gpu)},
+                                   {gpu, MultiGpuExecutor::pinnedLaunch(harnessLaunch({}), gpu)}},
+                                  QStringLiteral("cpu"));
+        QSignalSpy removed(&executor, &MultiGpuExecutor::gpuRemoved);
+        Verifier verifier(executor);
+        Verdicts got(verifier);
+        verifier.verify(corpusJob(QStringLiteral("malformed/wrong_shape.py")));
+        QTRY_COMPARE_WITH_TIMEOUT(removed.size(), 1, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(got.byTicket.size(), 1, kWaitMs);
+        const quint64 after = verifier.verify(corpusJob(QStringLiteral("malformed/wrong_shape.py")));
+        QTRY_VERIFY_WITH_TIMEOUT(got.byTicket.contains(after), kWaitMs);
+        const QString error = got.byTicket.value(after).evidence.value(QStringLiteral("error")).toMap()
+                                  .value(QStringLiteral("message")).toString();
+        QVERIFY2(error.startsWith(QStringLiteral("no GPU is left in rotation")), qPrintable(error));
+        QCOMPARE(executor.gpusInRotation(), 0);
     }
 
     void cancelStopsTheVerificationInFlight()

@@ -5,7 +5,7 @@ import sys
 import time
 import traceback
 
-from . import sandbox
+from . import gpulock, sandbox
 from .programs import ProgramError
 
 
@@ -49,6 +49,7 @@ def run(scratch, writable, limits, use_as_limit, body):
         })
         import tempfile
         tempfile.tempdir = scratch  # the worker resolved it before the fork
+        gpulock.open_for_this_process()  # before the sandbox hides the lock folder
         report = sandbox.enter(scratch, writable, limits, use_as_limit)
         result = body(report, phase)
         result["isolation"] = report

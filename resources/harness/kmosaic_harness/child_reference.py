@@ -4,12 +4,16 @@ import os
 
 import torch
 
-from . import programs, tensorio, timing
+from . import gpulock, programs, tensorio, timing
 from .trusted import Trusted
 
 
 def body(plan, scratch):
     def work(report, phase):
+        with gpulock.shared():  # the whole child is GPU work, but for its disk writes; timing holds it alone
+            return _work(report, phase)
+
+    def _work(report, phase):
         T = Trusted()
         device = plan["device"]
         phase("load")
@@ -17,7 +21,8 @@ def body(plan, scratch):
         result = {"configs": [], "randomised": []}
         if device == "cuda":
             phase("launch floor")
-            result["launch_floor_ms"] = timing.launch_floor_ms(T, torch)
+            with gpulock.exclusive():
+                result["launch_floor_ms"] = timing.launch_floor_ms(T, torch)
             props = torch.cuda.get_device_properties(0)
             result["gpu"] = {"name": props.name, "capability": f"{props.major}.{props.minor}",
                              "memory_gb": round(props.total_memory / 2**30, 1), "sms": props.multi_processor_count,
@@ -35,7 +40,9 @@ def body(plan, scratch):
                         if type(o) is not torch.Tensor:
                             raise programs.ProgramError("contract", f"the reference returns {type(o).__name__}, "
                                                         "not tensors")
-                    tensorio.write(os.path.join(scratch, f"ref_{ci}_{si}.bin"), outs)
+                    outs = tensorio.to_host(outs)
+                    with gpulock.off_gpu():
+                        tensorio.write(os.path.join(scratch, f"ref_{ci}_{si}.bin"), outs)
                     metas = [tensorio.describe(o) for o in outs]
                 result["configs"].append({"name": cfg["name"], "outputs": metas})
             t = plan["timing"]
@@ -48,19 +55,25 @@ def body(plan, scratch):
                 l2 = result["gpu"]["l2_bytes"] or (50 << 20)
                 flush = torch.empty(int(2 * l2) // 4, dtype=torch.float32, device="cuda")
             phase("timing")
-            t_measure = T.perf_counter()
-            ev, wall, kept = timing.run(T, lambda: model(*inputs), device, t["runs"], t["warmup"], flush, keep=(-1,))
-            measured_s = T.perf_counter() - t_measure
-            tensorio.write(os.path.join(scratch, "ref_timed.bin"), programs.flatten_outputs(list(kept.values())[0]))
+            with gpulock.exclusive():
+                t_measure = T.perf_counter()
+                ev, wall, kept = timing.run(T, lambda: model(*inputs), device, t["runs"], t["warmup"], flush,
+                                            keep=(-1,))
+                measured_s = T.perf_counter() - t_measure
+                timed = tensorio.to_host(programs.flatten_outputs(list(kept.values())[0]))
+            with gpulock.off_gpu():
+                tensorio.write(os.path.join(scratch, "ref_timed.bin"), timed)
             result["timing"] = {"event_ms": ev, "wall_ms": wall, "seconds": measured_s}
             result["bytes"] = _formula(plan.get("bytes_formula"), ref)
             result["flops"] = _formula(plan.get("flops_formula"), ref)
             if device == "cuda" and "copy_gbps" not in plan:
                 phase("copy bandwidth")
-                result["copy_gbps"] = timing.copy_bandwidth_gbps(T, torch)
+                with gpulock.exclusive():
+                    result["copy_gbps"] = timing.copy_bandwidth_gbps(T, torch)
             if plan.get("compile_baseline"):
                 phase("torch.compile baseline")
-                result["compiled"] = _compiled(T, model, inputs, device, t, flush)
+                with gpulock.exclusive():
+                    result["compiled"] = _compiled(T, model, inputs, device, t, flush)
         return result
 
     return work

@@ -7,7 +7,7 @@ import re
 
 import torch
 
-from . import buildstamp, extcache, probes, programs, tensorio, timing
+from . import buildstamp, extcache, gpulock, probes, programs, tensorio, timing
 from .programs import ProgramError
 from .trusted import Trusted
 
@@ -82,12 +82,17 @@ def _sync(T, device):
 
 def body(plan, scratch):
     def work(report, phase):
+        with gpulock.shared():  # GPU work throughout, but for loading the solution and disk writes; timing alone
+            return _work(report, phase)
+
+    def _work(report, phase):
         T = Trusted()
         device = plan["device"]
         ref = programs.start_child(plan)
         result = {"findings": [], "trials": [], "own_kernels": own_kernel_names(plan["solution"])}
         try:
-            sol, result["build"] = _load_solution(plan, T, phase)
+            with gpulock.off_gpu():  # a solution that builds as it is imported must not hold the GPU meanwhile
+                sol, result["build"] = _load_solution(plan, T, phase)
         except BuildFailed as b:
             result["build"] = b.build
             result["error"] = {"kind": "build", "message": "the extension did not build"}
@@ -137,7 +142,9 @@ def body(plan, scratch):
                             result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
                                                      "shape_error": mismatch})
                         else:
-                            tensorio.write(os.path.join(scratch, name), outs)
+                            host = tensorio.to_host(outs)
+                            with gpulock.off_gpu():
+                                tensorio.write(os.path.join(scratch, name), host)
                             result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
                                                      "file": name})
                         changed = probes.changed_inputs(run_inputs, originals)
@@ -153,14 +160,16 @@ def body(plan, scratch):
                 programs.apply_config(ref, plan["configs"][0]["values"])
                 ref_model, _ = programs.build_reference(ref, plan["init_seed"], device)
                 again = programs.flatten_outputs(ref_model(*programs.make_inputs(ref, plan["seeds"][0], device)))
-                tensorio.write(os.path.join(scratch, "sol_refagain.bin"),
-                               [o.as_subclass(torch.Tensor) for o in again if isinstance(o, torch.Tensor)])
+                host = tensorio.to_host([o.as_subclass(torch.Tensor) for o in again if isinstance(o, torch.Tensor)])
+                with gpulock.off_gpu():
+                    tensorio.write(os.path.join(scratch, "sol_refagain.bin"), host)
                 result["timing"], forward = _time(plan, T, ref, sol, scratch, phase, find)
                 _check_identity(T, find)
                 if device == "cuda" and plan.get("profile", True):
                     phase("profile")
                     try:
-                        result["profile"] = probes.profile(forward, result["own_kernels"])
+                        with gpulock.exclusive():
+                            result["profile"] = probes.profile(forward, result["own_kernels"])
                     except Exception as e:  # noqa: BLE001 - no attribution is evidence missing, not a verdict
                         result["profile"] = {"error": f"{type(e).__name__}: {e}"[:500]}
         if "timing" not in result:  # otherwise checked before the profiler ran (it imports lazily patched modules)
@@ -192,18 +201,20 @@ def _time(plan, T, ref, sol, scratch, phase, find):
         stream_before = torch.cuda.current_stream().cuda_stream
     phase("timing")
     forward = lambda: model(*inputs)  # noqa: E731
-    t_measure = T.perf_counter()
-    ev, wall, kept = timing.run(T, forward, device, t["runs"], t["warmup"], flush, keep=(0, -1))
-    measured_s = T.perf_counter() - t_measure
+    with gpulock.exclusive():
+        t_measure = T.perf_counter()
+        ev, wall, kept = timing.run(T, forward, device, t["runs"], t["warmup"], flush, keep=(0, -1))
+        measured_s = T.perf_counter() - t_measure
     outs = []
     for idx in sorted(kept):
         o = programs.flatten_outputs(kept[idx])
         if probes.shape_mismatch(o, plan["expected"][ci]) or probes.check_output_types(T, o, device):
             find.add("runtime.timed_outputs", f"timed run {idx + 1} returned outputs of another shape or type")
             continue
-        outs.append((idx, o))
-    for idx, o in outs:
-        tensorio.write(os.path.join(scratch, f"sol_timed_{idx}.bin"), o)
+        outs.append((idx, tensorio.to_host(o)))
+    with gpulock.off_gpu():
+        for idx, o in outs:
+            tensorio.write(os.path.join(scratch, f"sol_timed_{idx}.bin"), o)
     res = {"event_ms": ev, "wall_ms": wall, "timed_files": {str(i): f"sol_timed_{i}.bin" for i, _ in outs},
            "seconds": measured_s}
     if device == "cuda":

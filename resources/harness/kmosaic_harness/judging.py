@@ -2,7 +2,7 @@
 integrity checks on them, the timing figures and their checks. Mixed into Verification (verify.py)."""
 import os
 
-from . import judge, stats, tensorio
+from . import gpulock, judge, stats, tensorio
 
 LIBRARY_ERROR_SHARE = 0.10
 LIBRARY_WARNING_SHARE = 0.50
@@ -12,10 +12,11 @@ class Judging:
     def _read_reference(self, ref_dir, res):
         outs = {}
         limit = int(self.limits["file_mb"]) << 20
-        for ci in range(len(self.configs)):
-            for si in range(len(self.seeds)):
-                outs[(ci, si)] = tensorio.read(os.path.join(ref_dir, f"ref_{ci}_{si}.bin"), limit)
-        outs["timed"] = tensorio.read(os.path.join(ref_dir, "ref_timed.bin"), limit)
+        with gpulock.off_gpu():
+            for ci in range(len(self.configs)):
+                for si in range(len(self.seeds)):
+                    outs[(ci, si)] = tensorio.read(os.path.join(ref_dir, f"ref_{ci}_{si}.bin"), limit)
+            outs["timed"] = tensorio.read(os.path.join(ref_dir, "ref_timed.bin"), limit)
         self.ref_timing = res.get("timing") or {}
         self.ref_facts = {k: res.get(k) for k in ("bytes", "flops", "compiled")}
         return outs
@@ -25,7 +26,8 @@ class Judging:
         if not os.path.exists(path):
             return None
         try:
-            return tensorio.read(path, int(self.limits["file_mb"]) << 20)
+            with gpulock.off_gpu():
+                return tensorio.read(path, int(self.limits["file_mb"]) << 20)
         except (tensorio.FormatError, OSError) as e:
             return e
 

@@ -24,6 +24,11 @@ def describe(t):
     return {"shape": list(t.shape), "dtype": dtype_name(t.dtype)}
 
 
+def to_host(tensors):
+    """CPU copies of `tensors`, made while the caller holds the GPU (gpulock): write() then only touches the disk."""
+    return [t.detach().to("cpu") for t in tensors]
+
+
 def write(path, tensors):
     """Writes CPU copies of `tensors` (a list) to `path`."""
     with open(path, "wb") as f:

@@ -6,7 +6,7 @@ import shutil
 
 import torch
 
-from . import build, buildcache, buildstage, child_reference, tools, child_solution, spawn
+from . import build, buildcache, buildstage, child_reference, child_solution, gpulock, spawn, tools
 from .judging import Judging
 
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
@@ -33,6 +33,9 @@ class Verification(Judging):
         if device == "cuda" and not worker.cuda:
             raise ValueError("device cuda was asked for, but this worker sees no usable GPU")
         self.device = device
+        # KMOSAIC_GPU_LOCK=always takes the lock on the CPU too (how its use is exercised without a GPU).
+        locked = device == "cuda" or os.environ.get("KMOSAIC_GPU_LOCK") == "always"
+        gpulock.configure(gpulock.default_path() if locked else None)
         self.dir = os.path.join(worker.scratch_root, f"v{os.getpid()}-{random.getrandbits(40):010x}")
         os.makedirs(self.dir)
         cpu = device == "cpu"
@@ -208,7 +211,8 @@ class Verification(Judging):
             for kind in ("ncu", "memcheck"):
                 if self.opts.get(kind):
                     self.phase(kind)
-                    v[kind] = tools.run_tool(kind, self, v.get("own_kernels") or [])
+                    with gpulock.exclusive():
+                        v[kind] = tools.run_tool(kind, self, v.get("own_kernels") or [])
         return v
 
     def _build(self):
@@ -243,6 +247,10 @@ class Verification(Judging):
         """Compares in a child of its own: it may use every core and the GPU (the worker itself must stay free of
         OpenMP pools and CUDA contexts to fork safely). The child never loads solution code."""
         def work(report, phase):
+            with gpulock.shared():  # comparisons on the GPU; reading the outputs steps off it
+                return compare(report, phase)
+
+        def compare(report, phase):
             torch.set_num_threads(self.worker.threads)
             self.judge_device = "cuda" if self.device == "cuda" else "cpu"
             phase("compare")

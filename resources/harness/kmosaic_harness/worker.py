@@ -85,6 +85,7 @@ class Worker:
             self.env = environment.collect()
             self.cuda = environment.cuda_usable()
             self.env["cuda_usable"] = self.cuda
+            self.env["lazy_modules_preloaded"] = os.environ.get(NO_PRELOAD) != "1"
             if self.cuda and not environment.fork_is_clean():
                 self.env["cuda_fork_poisoned"] = True
         return self.env
