@@ -82,7 +82,7 @@ def _sync(T, device):
 
 def body(plan, scratch):
     def work(report, phase):
-        with gpulock.shared():  # GPU work throughout, but for loading the solution and disk writes; timing alone
+        with gpulock.shared():  # GPU work throughout, but for loading the solution; timing holds it alone
             return _work(report, phase)
 
     def _work(report, phase):
@@ -142,9 +142,7 @@ def body(plan, scratch):
                             result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
                                                      "shape_error": mismatch})
                         else:
-                            host = tensorio.to_host(outs)
-                            with gpulock.off_gpu():
-                                tensorio.write(os.path.join(scratch, name), host)
+                            tensorio.write(os.path.join(scratch, name), outs)
                             result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
                                                      "file": name})
                         changed = probes.changed_inputs(run_inputs, originals)
@@ -160,9 +158,8 @@ def body(plan, scratch):
                 programs.apply_config(ref, plan["configs"][0]["values"])
                 ref_model, _ = programs.build_reference(ref, plan["init_seed"], device)
                 again = programs.flatten_outputs(ref_model(*programs.make_inputs(ref, plan["seeds"][0], device)))
-                host = tensorio.to_host([o.as_subclass(torch.Tensor) for o in again if isinstance(o, torch.Tensor)])
-                with gpulock.off_gpu():
-                    tensorio.write(os.path.join(scratch, "sol_refagain.bin"), host)
+                tensorio.write(os.path.join(scratch, "sol_refagain.bin"),
+                               [o.as_subclass(torch.Tensor) for o in again if isinstance(o, torch.Tensor)])
                 result["timing"], forward = _time(plan, T, ref, sol, scratch, phase, find)
                 _check_identity(T, find)
                 if device == "cuda" and plan.get("profile", True):
@@ -211,10 +208,9 @@ def _time(plan, T, ref, sol, scratch, phase, find):
         if probes.shape_mismatch(o, plan["expected"][ci]) or probes.check_output_types(T, o, device):
             find.add("runtime.timed_outputs", f"timed run {idx + 1} returned outputs of another shape or type")
             continue
-        outs.append((idx, tensorio.to_host(o)))
-    with gpulock.off_gpu():
-        for idx, o in outs:
-            tensorio.write(os.path.join(scratch, f"sol_timed_{idx}.bin"), o)
+        outs.append((idx, o))
+    for idx, o in outs:
+        tensorio.write(os.path.join(scratch, f"sol_timed_{idx}.bin"), o)
     res = {"event_ms": ev, "wall_ms": wall, "timed_files": {str(i): f"sol_timed_{i}.bin" for i, _ in outs},
            "seconds": measured_s}
     if device == "cuda":

@@ -1,8 +1,8 @@
 """One GPU shared by several workers (issue 5's batch pipeline): every process holds the GPU's lock shared while it
 runs GPU work (reference and solution runs, output copies, comparisons) and exclusively while it measures (timed
 runs, the launch floor, the profiler, Nsight Compute), so no other verification's kernels, copies or context start
-overlap a timed run. What a verification does off the GPU (starting processes, writing and reading outputs,
-building) overlaps the others freely.
+overlap a timed run. What a verification does off the GPU (starting processes, loading a solution, reading
+outputs back, building) overlaps the others freely.
 
 Two flock(2) files per GPU: the lock itself, and a turnstile that an exclusive request holds while it waits, so a
 stream of shared holders cannot starve a measurement. The files live in a folder every worker on the machine

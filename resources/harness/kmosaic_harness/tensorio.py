@@ -4,9 +4,12 @@ The worker reads files written by an untrusted solution process, so nothing here
 shapes and dtypes are validated against what the worker expects before a byte of data is trusted.
 """
 import json
+import mmap
 import os
 
 import torch
+
+ALIGN = 64  # every tensor's bytes start at a multiple of this in the file
 
 DTYPES = {
     "float32": torch.float32, "float64": torch.float64, "float16": torch.float16, "bfloat16": torch.bfloat16,
@@ -24,25 +27,51 @@ def describe(t):
     return {"shape": list(t.shape), "dtype": dtype_name(t.dtype)}
 
 
-def to_host(tensors):
-    """CPU copies of `tensors`, made while the caller holds the GPU (gpulock): write() then only touches the disk."""
-    return [t.detach().to("cpu") for t in tensors]
-
-
 def write(path, tensors):
-    """Writes CPU copies of `tensors` (a list) to `path`."""
-    with open(path, "wb") as f:
-        metas = []
-        blobs = []
-        for t in tensors:
-            c = t.detach().to("cpu").contiguous()
-            raw = c.reshape(-1).view(torch.uint8) if c.numel() else torch.empty(0, dtype=torch.uint8)
-            metas.append({"shape": list(c.shape), "dtype": dtype_name(c.dtype), "nbytes": raw.numel()})
-            blobs.append(raw)
-        f.write((json.dumps(metas) + "\n").encode())
-        for raw in blobs:
-            if raw.numel():
-                f.write(memoryview(raw.numpy()))  # no intermediate bytes copy of a 256 MB output
+    """Writes `tensors` (a list, on any device) to `path`. Each tensor's bytes are copied once, straight into the
+    file's pages (a shared mapping; from a GPU that is the device-to-host copy itself), at offsets aligned to
+    ALIGN so that read() can map them back without a copy."""
+    metas, blobs = [], []
+    for t in tensors:
+        c = t.detach()
+        if not c.is_contiguous():
+            c = c.contiguous()
+        raw = c.reshape(-1).view(torch.uint8) if c.numel() else None
+        metas.append({"shape": list(c.shape), "dtype": dtype_name(c.dtype), "nbytes": raw.numel() if raw is not None
+                      else 0})
+        blobs.append(raw)
+    header = _header(metas)
+    offsets, total = _layout(len(header), metas)
+    with open(path, "w+b") as f:
+        f.write(header)
+        f.truncate(total)
+        if total == len(header):
+            return
+        mm = mmap.mmap(f.fileno(), total)
+        try:
+            for raw, off in zip(blobs, offsets):
+                if raw is not None:
+                    torch.frombuffer(mm, dtype=torch.uint8, count=raw.numel(), offset=off).copy_(raw)
+        finally:
+            try:
+                mm.close()
+            except BufferError:  # a view still alive: the mapping goes with it
+                pass
+
+
+def _header(metas):
+    line = json.dumps(metas).encode()
+    pad = -(len(line) + 1) % ALIGN
+    return line + b" " * pad + b"\n"  # JSON allows the trailing spaces
+
+
+def _layout(start, metas):
+    offsets, pos = [], start
+    for m in metas:
+        pos += -pos % ALIGN
+        offsets.append(pos)
+        pos += int(m["nbytes"])
+    return offsets, pos
 
 
 class FormatError(Exception):
@@ -50,7 +79,9 @@ class FormatError(Exception):
 
 
 def read(path, max_bytes):
-    """Reads tensors written by write(); refuses files larger than max_bytes or inconsistent headers."""
+    """Reads tensors written by write(); refuses files larger than max_bytes or inconsistent headers. The tensors
+    map the file (private, copy-on-write): nothing is copied until they are used, and a GPU upload reads the pages
+    directly. The writer must be done with the file (a child that has exited)."""
     size = os.path.getsize(path)
     if size > max_bytes:
         raise FormatError(f"output file of {size} bytes exceeds the limit of {max_bytes}")
@@ -62,7 +93,7 @@ def read(path, max_bytes):
             raise FormatError(f"bad output header: {e}")
         if not isinstance(metas, list):
             raise FormatError("bad output header")
-        out = []
+        checked = []
         for m in metas:
             try:
                 dtype = DTYPES[m["dtype"]]
@@ -77,9 +108,16 @@ def read(path, max_bytes):
                 numel *= d
             if numel * torch.empty(0, dtype=dtype).element_size() != nbytes:
                 raise FormatError("tensor size does not match its shape")
-            raw = torch.empty(nbytes, dtype=torch.uint8)
-            if nbytes and f.readinto(memoryview(raw.numpy())) != nbytes:  # one copy, straight into the tensor
-                raise FormatError("truncated tensor data")
-            t = raw.view(dtype).reshape(shape)
-            out.append(t)
-        return out
+            checked.append((dtype, shape, nbytes))
+        offsets, end = _layout(len(header), [{"nbytes": n} for _, _, n in checked])
+        if end > size:
+            raise FormatError("truncated tensor data")
+        mm = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_COPY) if size > len(header) else None
+    out = []
+    for (dtype, shape, nbytes), off in zip(checked, offsets):
+        if not nbytes:
+            out.append(torch.empty(shape, dtype=dtype))
+            continue
+        raw = torch.frombuffer(mm, dtype=torch.uint8, count=nbytes, offset=off)  # aligned: _layout
+        out.append(raw.view(dtype).reshape(shape))
+    return out
