@@ -221,7 +221,7 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
                                 "with --device cpu."),
                  QStringLiteral("all|N[,N...]")});
     p.addOption({QStringLiteral("workers-per-gpu"),
-                 QStringLiteral("Workers sharing each GPU (default: 2 for --batch, else 1): while one measures, the "
+                 QStringLiteral("Workers sharing each GPU (default: 2 for --batch on GPUs, else 1): while one measures, the "
                                 "others start processes and write and compare outputs; timed runs never overlap other "
                                 "GPU work."),
                  QStringLiteral("N")});
@@ -275,7 +275,9 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         }
         executor = std::move(client);
     } else {
-        const auto perGpu = intOption(p, QStringLiteral("workers-per-gpu"), 1, batch ? 2 : 1);
+        // Two per GPU for a batch on GPUs; with --device cpu the "GPUs" share the machine's cores: one each.
+        const int defaultPerGpu = batch && options->device != QLatin1String("cpu") ? 2 : 1;
+        const auto perGpu = intOption(p, QStringLiteral("workers-per-gpu"), 1, defaultPerGpu);
         if (!perGpu || perGpu.value() > 16) {
             io.err << "kmosaic verify: "
                    << (perGpu ? QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16") : perGpu.error().message)

@@ -257,6 +257,16 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         r = kmosaic({"--db", m_db, "verify", "--batch", m_dir.filePath("missing.json")});
         QCOMPARE(r.code, 1);
+        for (const char* n : {"0", "17", "two"}) {
+            r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution",
+                         kCorpus + "/tricks/try_fallback.py", "--workers-per-gpu", n});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(QLatin1String("--workers-per-gpu needs a whole number")), qPrintable(r.err));
+        }
+        r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution", kCorpus + "/tricks/try_fallback.py",
+                     "--workers-per-gpu", "2", "--pool", m_dir.filePath("no.sock")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("a pool has its own")), qPrintable(r.err));
     }
 
 private:
