@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QThread>
 #include <memory>
 #include <QFileInfo>
@@ -379,7 +380,10 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     if (storeFailed)
         return Failed;
     if (total > 1 && !quiet) {
-        const int nGpus = multi ? int(multi->gpus().size()) : 1;
+        QSet<QString> gpuIds;  // workers sharing a GPU count once: their measurements never overlap
+        for (const GpuDevice& g : multi ? multi->gpus() : QList<GpuDevice>{})
+            gpuIds.insert(g.uuid);
+        const int nGpus = std::max<int>(1, int(gpuIds.size()));
         io.err << "kmosaic verify: " << total << " verified in " << BatchProgress::duration(progress.elapsedS())
                << (nGpus > 1 ? QStringLiteral("; the %1 GPUs measured during %2% of that time (mean)")
                                    .arg(nGpus)

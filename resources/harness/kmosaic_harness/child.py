@@ -8,6 +8,8 @@ import traceback
 from . import gpulock, sandbox
 from .programs import ProgramError
 
+WAIT_MARKER = "gpu-wait"  # exists while the child waits for the GPU lock (gpulock), read by spawn.Child.wait
+
 
 class Phase:
     """Writes the current phase to a file the worker reads after a timeout or a crash."""
@@ -49,7 +51,7 @@ def run(scratch, writable, limits, use_as_limit, body):
         })
         import tempfile
         tempfile.tempdir = scratch  # the worker resolved it before the fork
-        gpulock.open_for_this_process()  # before the sandbox hides the lock folder
+        gpulock.open_for_this_process(os.path.join(scratch, WAIT_MARKER))  # before the sandbox hides the lock folder
         report = sandbox.enter(scratch, writable, limits, use_as_limit)
         result = body(report, phase)
         result["isolation"] = report
@@ -63,6 +65,8 @@ def run(scratch, writable, limits, use_as_limit, body):
         result = {"error": {"kind": "exception", "message": f"{type(e).__name__}: {e}"[:4000],
                             "traceback": traceback.format_exc(limit=-12)[-8000:]}}
     result["phases"] = phase.seconds()
+    if gpulock.waited_s:
+        result["gpu_wait_s"] = round(gpulock.waited_s, 4)
     try:
         tmp = os.path.join(scratch, "result.json.tmp")
         with open(tmp, "w") as f:

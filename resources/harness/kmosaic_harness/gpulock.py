@@ -14,10 +14,13 @@ import fcntl
 import os
 import re
 import tempfile
+import time
 
 _path = None  # set by the worker (configure) when it verifies on a GPU; children inherit it
 _fds = None  # (turnstile, lock) of this process
 _held = None  # what this process holds now: None, fcntl.LOCK_SH or fcntl.LOCK_EX
+_marker = None  # a file that exists while this process waits for the lock (its watcher does not count that time)
+waited_s = 0.0  # seconds this process has waited for the lock
 
 
 def default_path():
@@ -35,9 +38,11 @@ def configure(path):
         open_for_this_process()
 
 
-def open_for_this_process():
-    """Opens this process's own descriptors (a forked child must not share the worker's: flock is per description)."""
-    global _fds, _held
+def open_for_this_process(marker=None):
+    """Opens this process's own descriptors (a forked child must not share the worker's: flock is per description).
+    `marker`: the file that tells the watching worker this process waits for the GPU (spawn.Child)."""
+    global _fds, _held, _marker, waited_s
+    _marker, waited_s = marker, 0.0
     if _fds is not None:
         for fd in _fds:
             os.close(fd)  # in a child: its copies of the parent's descriptors (the same flock)
@@ -62,12 +67,39 @@ def _set(kind):
         fcntl.flock(lock, fcntl.LOCK_UN)
         _held = None
     if kind is not None:
-        fcntl.flock(turn, fcntl.LOCK_EX)
+        _acquire(turn, fcntl.LOCK_EX)
         try:
-            fcntl.flock(lock, kind)
+            _acquire(lock, kind)
         finally:
             fcntl.flock(turn, fcntl.LOCK_UN)
         _held = kind
+
+
+def _acquire(fd, kind):
+    """flock, announcing a wait through the marker: a neighbour's long GPU work (a hung kernel holds the GPU until
+    its own time limit) must not use up this process's time limit."""
+    global waited_s
+    try:
+        fcntl.flock(fd, kind | fcntl.LOCK_NB)
+        return
+    except BlockingIOError:
+        pass
+    t0 = time.monotonic()
+    if _marker:
+        try:
+            with open(_marker, "w") as f:
+                f.write("waiting for the GPU")
+        except OSError:
+            pass
+    try:
+        fcntl.flock(fd, kind)
+    finally:
+        if _marker:
+            try:
+                os.unlink(_marker)
+            except OSError:
+                pass
+        waited_s += time.monotonic() - t0
 
 
 @contextlib.contextmanager

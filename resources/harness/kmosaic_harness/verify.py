@@ -190,8 +190,10 @@ class Verification(Judging):
         v["checks"].extend(f for f in sres.get("findings", []) if isinstance(f, dict))
         if sol["ended"] == "timeout":
             v["status"] = "TIMEOUT"
+            waited = sol.get("gpu_wait_credit_s")
             v["error"] = {"kind": "timeout", "message": f"no result within {self.limits['timeout_s']:g} s "
-                          f"(it was at: {sol['phase']})", "log": sol["log_tail"]}
+                          + (f"(plus {waited:g} s waiting for the GPU) " if waited else "")
+                          + f"(it was at: {sol['phase']})", "log": sol["log_tail"]}
             return v
         err = sres.get("error")
         if err and err.get("kind") in ("build", "syntax"):
@@ -225,6 +227,9 @@ class Verification(Judging):
         phases = result.get("phases")
         if isinstance(phases, list):
             self.durations.setdefault("phases", {})[who] = phases[:64]
+        waited = result.get("gpu_wait_s")
+        if isinstance(waited, (int, float)) and waited > 0:
+            self.durations["gpu_wait_s"] = round(self.durations.get("gpu_wait_s", 0.0) + float(waited), 4)
 
     def _child_error(self, out, who):
         res = out.get("result") or {}

@@ -117,5 +117,46 @@ class GpuLock(unittest.TestCase):
             os.environ.update(old)
 
 
+class WaitingIsNotTheChildsTime(unittest.TestCase):
+    """A child's time limit does not run while it waits for the GPU (spawn.Child.wait reads its marker)."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        gpulock.configure(os.path.join(self.dir, "gpu.lock"))
+        self.limits = {"timeout_s": 1.0, "memory_mb": 4096, "file_mb": 16}
+
+    def tearDown(self):
+        gpulock.configure(None)
+
+    def test_a_child_that_waits_for_a_measurement_is_not_timed_out(self):
+        from kmosaic_harness import spawn
+        holder = _in_child([("m", "exclusive", 2.0, 0.0)])  # a neighbour measures for 2 s
+        time.sleep(0.2)
+
+        def work(report, phase):
+            with gpulock.shared():
+                return {"ran": True}
+
+        out = spawn.run_child(os.path.join(self.dir, "c"), [], self.limits, True, work)
+        _collect([holder])
+        self.assertEqual(out["ended"], "exit", out)
+        self.assertTrue(out["result"]["ran"])
+        self.assertGreater(out["result"]["gpu_wait_s"], 1.0)
+        self.assertGreater(out["gpu_wait_credit_s"], 0.5)
+
+    def test_a_faked_wait_buys_at_most_one_more_time_limit(self):
+        from kmosaic_harness import child, spawn
+
+        def work(report, phase):
+            open(child.WAIT_MARKER, "w").close()  # in its scratch folder (its working directory)
+            time.sleep(30)
+            return {}
+
+        t0 = time.monotonic()
+        out = spawn.run_child(os.path.join(self.dir, "f"), [], self.limits, True, work)
+        self.assertEqual(out["ended"], "timeout")
+        self.assertLess(time.monotonic() - t0, 5.0)
+
+
 if __name__ == "__main__":
     unittest.main()
