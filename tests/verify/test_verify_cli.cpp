@@ -267,6 +267,9 @@ private Q_SLOTS:
                      "--workers-per-gpu", "2", "--pool", m_dir.filePath("no.sock")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(QLatin1String("a pool has its own")), qPrintable(r.err));
+        r = kmosaic({"--db", m_db, "pool", "serve", "--socket", m_dir.filePath("p.sock"), "--workers-per-gpu", "0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QLatin1String("--workers-per-gpu needs a whole number from 1 to 16")), qPrintable(r.err));
     }
 
 private:
