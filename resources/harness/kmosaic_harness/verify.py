@@ -64,7 +64,10 @@ class Verification(Judging):
         self.cache_root = cache_root
         self.cache_max_bytes = int(float(opts.get("build_cache_max_gb", 20)) * (1 << 30))
         self.build_timeout_s = float(opts.get("build_timeout_s", 600))
-        if opts.get("pch", True):
+        # Precompiled headers (1.3 GB, built in the background) only for a cache that outlives the worker: one in
+        # its own scratch folder goes with it, and a pch build still running then left it behind in /tmp.
+        ephemeral = cache_root.startswith(os.path.abspath(worker.scratch_root) + os.sep)
+        if opts.get("pch", True) and not ephemeral:
             worker.ensure_pch(cache_root)
         self.build_dir = build.cache_dir(cache_root, sol["source"])
         os.makedirs(self.build_dir, exist_ok=True)

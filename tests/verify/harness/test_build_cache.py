@@ -66,3 +66,36 @@ class Eviction(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PrecompiledHeadersOnlyForCachesThatLast(unittest.TestCase):
+    """A 1.3 GB pch build for a cache inside the worker's own scratch folder would be thrown away with it (and, still
+    running when the worker exited, left it behind in /tmp): only caches outside it get one."""
+
+    class Worker:
+        cuda = False
+        threads = 1
+        device_facts = {}
+
+        def __init__(self, scratch):
+            self.scratch_root = scratch
+            self.pch_for = []
+
+        def toolchain(self):
+            return {}
+
+        def ensure_pch(self, cache_root):
+            self.pch_for.append(cache_root)
+
+    def request(self, **options):
+        return {"task": {"reference": "x = 1\n"}, "solution": {"source": "y = 2\n"},
+                "options": dict(options, device="cpu")}
+
+    def test_only_a_cache_outside_the_scratch_folder_gets_precompiled_headers(self):
+        from kmosaic_harness.verify import Verification
+        scratch, lasting = tempfile.mkdtemp(), tempfile.mkdtemp()
+        w = self.Worker(scratch)
+        Verification(w, self.request(configs=["default"]), lambda p: None).cleanup()
+        self.assertEqual(w.pch_for, [])
+        Verification(w, self.request(configs=["default"], build_cache=lasting), lambda p: None).cleanup()
+        self.assertEqual(w.pch_for, [os.path.abspath(lasting)])
