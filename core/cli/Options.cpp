@@ -100,4 +100,16 @@ QString formatTable(const QStringList& header, const QList<QStringList>& rows)
     return out;
 }
 
+Result<int> workersPerGpuOption(const QCommandLineParser& parser, int fallback)
+{
+    const QString name = QStringLiteral("workers-per-gpu");
+    if (!parser.isSet(name))
+        return fallback;
+    bool ok = false;
+    const int n = parser.value(name).toInt(&ok);
+    if (!ok || n < 1 || n > 16)
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16"));
+    return n;
+}
+
 }  // namespace km::cli

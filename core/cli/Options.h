@@ -12,6 +12,9 @@ namespace km::cli {
 // Parses a command's arguments; on failure writes the reason to io.err and returns false.
 bool parseArgs(QCommandLineParser& parser, const QString& command, const QStringList& args, Io io);
 
+// --workers-per-gpu N (verify, pool serve): 1 to 16, `fallback` when not given.
+Result<int> workersPerGpuOption(const QCommandLineParser& parser, int fallback);
+
 void addFilterOptions(QCommandLineParser& parser);
 Result<TaskFilter> filterFromOptions(const QCommandLineParser& parser);
 

@@ -56,13 +56,13 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
         io.err << "kmosaic pool serve: --device must be auto, cpu or cuda\n";
         return Usage;
     }
-    const int perGpu = p.isSet(QStringLiteral("workers-per-gpu")) ? p.value(QStringLiteral("workers-per-gpu")).toInt(&ok) : 1;
-    if (!ok || perGpu < 1 || perGpu > 16) {
-        io.err << "kmosaic pool serve: --workers-per-gpu needs a whole number from 1 to 16\n";
+    const auto perGpu = workersPerGpuOption(p, 1);
+    if (!perGpu) {
+        io.err << "kmosaic pool serve: " << perGpu.error().message << "\n";
         return Usage;
     }
     const QString path = socketOption(p);
-    auto local = localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err, perGpu);
+    auto local = localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err, perGpu.value());
     if (!local) {
         io.err << "kmosaic pool serve: " << local.error().message << "\n";
         return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;

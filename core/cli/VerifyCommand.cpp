@@ -278,11 +278,9 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     } else {
         // Two per GPU for a batch on GPUs; with --device cpu the "GPUs" share the machine's cores: one each.
         const int defaultPerGpu = batch && options->device != QLatin1String("cpu") ? 2 : 1;
-        const auto perGpu = intOption(p, QStringLiteral("workers-per-gpu"), 1, defaultPerGpu);
-        if (!perGpu || perGpu.value() > 16) {
-            io.err << "kmosaic verify: "
-                   << (perGpu ? QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16") : perGpu.error().message)
-                   << "\n";
+        const auto perGpu = workersPerGpuOption(p, defaultPerGpu);
+        if (!perGpu) {
+            io.err << "kmosaic verify: " << perGpu.error().message << "\n";
             return Usage;
         }
         auto local = localExecutor(p.value(QStringLiteral("gpus")), options->device, &io.err, perGpu.value());

@@ -124,5 +124,6 @@ def exclusive():
 
 
 def off_gpu():
-    """Disk and CPU work inside a hold (writing or reading outputs): the GPU is free for the others meanwhile."""
+    """CPU and disk work inside a hold (loading a solution, reading outputs back): the GPU is free for the others
+    meanwhile."""
     return _hold(None)
