@@ -8,12 +8,22 @@ from . import gpulock, programs, tensorio, timing
 from .trusted import Trusted
 
 
-def body(plan, scratch):
-    def work(report, phase):
+def body(device, scratch):
+    """Gated (spawn.start_child): on a GPU it makes its CUDA context first, then waits for the plan. Started ahead of
+    its request (spare.py), that start is off the verification's path."""
+    def work(report, phase, gate):
+        if device == "cuda":
+            phase("cuda start")
+            with gpulock.shared():
+                torch.cuda.init()
+                torch.empty(1, device="cuda")
+                torch.cuda.synchronize()
+        phase("waiting for the plan")
+        plan = gate()
         with gpulock.shared():  # the whole child is GPU work (its writes are copies off the GPU); timing holds it alone
-            return _work(report, phase)
+            return _work(report, phase, plan)
 
-    def _work(report, phase):
+    def _work(report, phase, plan):
         T = Trusted()
         device = plan["device"]
         phase("load")

@@ -81,14 +81,22 @@ def _sync(T, device):
 
 
 def body(plan, scratch):
-    def work(report, phase):
+    """Gated (spawn.start_child): started ahead of the reference's results, it loads the reference program and
+    starts CUDA meanwhile; the gate brings the reference's output shapes and the GPU's L2 size."""
+    def work(report, phase, gate):
+        phase("warm-up")
         with gpulock.shared():  # GPU work throughout, but for loading the solution; timing holds it alone
-            return _work(report, phase)
+            ref = _warm_up(plan)
+        phase("waiting for the reference and the build")
+        msg = gate()
+        plan["expected"] = msg["expected"]
+        plan["timing"]["l2_bytes"] = msg.get("l2_bytes")
+        with gpulock.shared():
+            return _work(report, phase, ref)
 
-    def _work(report, phase):
+    def _work(report, phase, ref):
         T = Trusted()
         device = plan["device"]
-        ref = programs.start_child(plan)
         result = {"findings": [], "trials": [], "own_kernels": own_kernel_names(plan["solution"])}
         try:
             with gpulock.off_gpu():  # a solution that builds as it is imported must not hold the GPU meanwhile
@@ -174,6 +182,22 @@ def body(plan, scratch):
         return result
 
     return work
+
+
+def _warm_up(plan):
+    """Before any solution code: the reference program loaded, the CUDA context made, and the input generators and
+    allocator warm (inputs of the first configuration drawn once with a seed no trial uses)."""
+    ref = programs.start_child(plan)
+    if plan["device"] == "cuda":
+        torch.cuda.init()
+        try:
+            with torch.no_grad():
+                programs.apply_config(ref, plan["configs"][0]["values"])
+                programs.make_inputs(ref, 0, "cuda")
+        except Exception:  # noqa: BLE001 - only a warm-up: the trials meet (and report) any problem themselves
+            pass
+        torch.cuda.synchronize()
+    return ref
 
 
 def _check_identity(T, find):

@@ -49,22 +49,78 @@ def run_child(scratch, writable, limits, use_as_limit, work):
     return start_child(scratch, writable, limits, use_as_limit, work).wait()
 
 
-def start_child(scratch, writable, limits, use_as_limit, work):
+def start_child(scratch, writable, limits, use_as_limit, work, gated=False):
     """Forks and returns at once: the worker can do other work (a build) while the child runs, then wait() for it.
-    The child's deadline runs from now; its memory is watched only while the worker waits."""
+    The child's deadline runs from now; its memory is watched only while the worker waits.
+
+    gated: `work(report, phase, gate)` gets a `gate()` that blocks until the worker calls release(message) and
+    returns that message (a JSON value). A child started ahead of its inputs does its slow start (process, sandbox,
+    CUDA context, data it already has) meanwhile; its deadline then runs from the release."""
     os.makedirs(scratch, exist_ok=True)
     start = time.monotonic()
+    gate_r, gate_w = os.pipe() if gated else (None, None)
     pid = os.fork()
     if pid == 0:
+        for fd in _open_gates | {gate_w} - {None}:
+            os.close(fd)  # no child can speak for the worker through another child's gate
+        if gated:
+            work = _gated(work, gate_r, scratch)
         child.run(scratch, writable, limits, use_as_limit, work)  # never returns
-    return Child(pid, scratch, limits, use_as_limit, start)
+    if gated:
+        os.close(gate_r)
+        _open_gates.add(gate_w)
+    return Child(pid, scratch, limits, use_as_limit, start, gate_w)
+
+
+_open_gates = set()  # the worker's ends of the gates of children not yet released
+GATE_MESSAGE = "gate.json"
+
+
+def _gated(work, fd, scratch):
+    def gate():
+        while True:  # one byte says the message is in place (a pipe write that small never blocks the worker)
+            chunk = os.read(fd, 1)
+            if not chunk:
+                raise SystemExit("the worker went away before releasing this child")
+            if chunk == b"\n":
+                break
+        os.close(fd)
+        with open(os.path.join(scratch, GATE_MESSAGE)) as f:
+            return json.load(f)
+
+    return lambda report, phase: work(report, phase, gate)
 
 
 class Child:
-    def __init__(self, pid, scratch, limits, use_as_limit, start):
+    def __init__(self, pid, scratch, limits, use_as_limit, start, gate_fd=None):
         self.pid, self.scratch, self.limits, self.use_as_limit, self.start = pid, scratch, limits, use_as_limit, start
+        self._gate = gate_fd
+        self.done = False
+
+    def release(self, message):
+        """Opens a gated child's gate with `message`; its time limit starts now."""
+        tmp = os.path.join(self.scratch, GATE_MESSAGE + ".tmp")
+        with open(tmp, "w") as f:
+            json.dump(message, f, default=str)
+        os.replace(tmp, os.path.join(self.scratch, GATE_MESSAGE))
+        try:
+            os.write(self._gate, b"\n")
+        except OSError:
+            pass  # the child is gone: wait() reports how it ended
+        self._close_gate()
+        self.start = time.monotonic()
+
+    def _close_gate(self):
+        _open_gates.discard(self._gate)
+        os.close(self._gate)
+        self._gate = None
 
     def kill(self):
+        if self.done:
+            return
+        self.done = True
+        if self._gate is not None:
+            self._close_gate()
         _kill_group(self.pid)
         try:
             os.waitpid(self.pid, 0)
@@ -72,6 +128,7 @@ class Child:
             pass
 
     def wait(self):
+        assert self._gate is None, "a gated child is waited for after its release"
         pid, limits, start = self.pid, self.limits, self.start
         deadline = start + float(limits["timeout_s"])
         status, killed_for = 0, ""
@@ -102,6 +159,7 @@ class Child:
                 break
             time.sleep(0.02 if now - start < 2 else 0.1)
         _kill_group(pid)  # whatever the child left behind in its group
+        self.done = True
         out = _outcome(self.scratch, start, status, killed_for)
         if credit:
             out["gpu_wait_credit_s"] = round(credit, 3)

@@ -9,6 +9,8 @@ import torch
 from . import build, buildcache, buildstage, child_reference, child_solution, gpulock, spawn, tools
 from .judging import Judging
 
+# The judge keeps the reference's outputs on the GPU up to this size (else mapped from their files, uploaded per use).
+JUDGE_GPU_BYTES = 16 << 30
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
 
@@ -99,6 +101,8 @@ class Verification(Judging):
 
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+        if getattr(self, "_spare_folder", None):
+            shutil.rmtree(self._spare_folder, ignore_errors=True)
         buildcache.evict(self.cache_root, self.cache_max_bytes)
 
     def _plan(self):
@@ -126,26 +130,54 @@ class Verification(Judging):
         return v
 
     def _run(self):
+        self._children = []
+        try:
+            return self._run_children()
+        finally:
+            for c in self._children:
+                c.kill()  # every child not waited for: an early verdict leaves none behind
+
+    def _start(self, name, writable, limits, use_as_limit, work, gated=False):
+        c = spawn.start_child(os.path.join(self.dir, name), writable, limits, use_as_limit, work, gated)
+        self._children.append(c)
+        return c
+
+    def _run_children(self):
+        """The reference child starts at once. The solution child and the judge start ahead of their inputs (gated):
+        their process, sandbox and CUDA start overlap the reference, the build and the solution's run."""
         v = {"status": "PASSED", "checks": [], "trials": [], "configs_run": [c["name"] for c in self.configs],
              "configs_skipped": self.skipped, "device": self.device,
              "tolerance": {"atol": self.atol, "rtol": self.rtol, "source": self.tol_source},
              "seeds": self.seeds}
+        cpu = self.device == "cpu"
         self.phase("reference")
-        ref_dir = os.path.join(self.dir, "reference")
-        plan = self._plan()
-        ref_child = spawn.start_child(ref_dir, [], self.limits, self.device == "cpu", child_reference.body(plan, ref_dir))
-        if self.device == "cuda":
+        ref_child, self._spare_folder = (None, None) if cpu else self.worker.spares.take(self.limits)
+        if ref_child is not None:
+            self._children.append(ref_child)
+        else:
+            ref_child = self._start("reference", [], self.limits, cpu,
+                                    child_reference.body(self.device, os.path.join(self.dir, "reference")), gated=True)
+        ref_dir = ref_child.scratch
+        ref_child.release(self._plan())
+        sol_plan = self._plan()
+        sol_plan.update({"solution": self.sol["source"], "solution_path": self.sol.get("path") or "solution.py",
+                         "build_dir": self.build_dir, "ext_root": self.cache_root, "toolchain": self.worker.toolchain()})
+        sol_dir = os.path.join(self.dir, "solution")
+        os.environ["TORCH_EXTENSIONS_DIR"] = self.build_dir  # inherited by the forked child
+
+        def start_solution():
+            return self._start("solution", [self.build_dir], self.limits, cpu,
+                               child_solution.body(sol_plan, sol_dir), gated=True)
+
+        if not cpu:
             # The build (CPU cores, nice 10) overlaps the reference's run on the GPU; a cached build is a lookup. On
             # the CPU the two would share the cores, and the reference's timing with them: one after the other.
-            try:
-                stage = self._build()
-            except BaseException:
-                ref_child.kill()
-                raise
+            sol_child = start_solution()
+            stage = self._build()
             ref = ref_child.wait()
         else:
             ref = ref_child.wait()
-            stage = None
+            sol_child, stage = None, None
         res = ref.get("result") or {}
         self.durations["reference_s"] = round(ref["seconds"], 4)
         self._phases("reference", res)
@@ -154,13 +186,14 @@ class Verification(Judging):
             v["status"] = "INVALID_REFERENCE"
             v["error"] = self._child_error(ref, "the reference")
             return v
-        if self.device == "cuda":
+        if not cpu:
             facts = self.worker.device_facts.setdefault("env", {})
             facts.update({"launch_floor_ms": res.get("launch_floor_ms"), "gpu_props": res.get("gpu")})
             if res.get("copy_gbps"):
                 facts["copy_gbps"] = res["copy_gbps"]
             self.timing["l2_bytes"] = (res.get("gpu") or {}).get("l2_bytes")
         v["isolation"] = res.get("isolation")
+        sol_child = sol_child or start_solution()
         stage = stage or self._build()
         self.durations["build_s"] = round(stage["seconds"], 4)
         if not stage["ok"]:
@@ -171,14 +204,10 @@ class Verification(Judging):
             return v
 
         self.phase("solution")
-        sol_dir = os.path.join(self.dir, "solution")
-        plan = self._plan()
-        plan.update({"solution": self.sol["source"], "solution_path": self.sol.get("path") or "solution.py",
-                     "build_dir": self.build_dir, "expected": [c["outputs"] for c in res["configs"]],
-                     "ext_root": self.cache_root, "toolchain": self.worker.toolchain()})
-        os.environ["TORCH_EXTENSIONS_DIR"] = self.build_dir  # inherited by the forked child
-        sol = spawn.run_child(sol_dir, [self.build_dir], self.limits, self.device == "cpu",
-                              child_solution.body(plan, sol_dir))
+        sol_child.release({"expected": [c["outputs"] for c in res["configs"]],
+                           "l2_bytes": self.timing.get("l2_bytes")})
+        judge = self._start_judge(ref_dir, res, sol_dir)
+        sol = sol_child.wait()
         sres = sol.get("result") or {}
         self.durations["solution_s"] = round(sol["seconds"], 4)
         self._phases("solution", sres)
@@ -207,11 +236,11 @@ class Verification(Judging):
             v["status"] = "RUNTIME_ERROR"
             v["error"] = self._child_error(sol, "the solution")
             try:  # the trials that finished before the failure are evidence; their judging is not essential
-                self._judge(v, ref_dir, res, sol_dir, sres, partial=True)
+                self._judge(judge, v, sres, partial=True)
             except RuntimeError as e:
                 v["error"]["judging"] = str(e)[:500]
             return v
-        self._judge(v, ref_dir, res, sol_dir, sres)
+        self._judge(judge, v, sres)
         if self.device == "cuda" and v["status"] == "PASSED":
             for kind in ("ncu", "memcheck"):
                 if self.opts.get(kind):
@@ -251,24 +280,33 @@ class Verification(Judging):
         err["log"] = out.get("log_tail", "")[-3000:]
         return err
 
-    def _judge(self, v, ref_dir, res, sol_dir, sres, partial=False):
-        """Compares in a child of its own: it may use every core and the GPU (the worker itself must stay free of
-        OpenMP pools and CUDA contexts to fork safely). The child never loads solution code."""
-        def work(report, phase):
-            with gpulock.shared():  # comparisons on the GPU; reading the outputs steps off it
-                return compare(report, phase)
-
-        def compare(report, phase):
+    def _start_judge(self, ref_dir, res, sol_dir):
+        """The comparison runs in a child of its own: it may use every core and the GPU (the worker itself must stay
+        free of OpenMP pools and CUDA contexts to fork safely), and it never loads solution code. It starts beside
+        the solution child and has the reference's outputs on the GPU by the time the solution's are written."""
+        def work(report, phase, gate):
             torch.set_num_threads(self.worker.threads)
             self.judge_device = "cuda" if self.device == "cuda" else "cpu"
-            phase("compare")
-            ref_outs = self._read_reference(ref_dir, res)
-            self._judge_trials(v, ref_outs, sol_dir, sres, partial)
-            if not partial:
-                self._judge_after(v, ref_outs, res, sol_dir, sres)
+            phase("reference outputs")
+            with gpulock.shared():  # the uploads are GPU work; reading the files steps off it
+                ref_outs = self._read_reference(ref_dir, res)
+                if self.judge_device == "cuda" and _nbytes(ref_outs) <= JUDGE_GPU_BYTES:
+                    ref_outs = {k: [t.to("cuda") for t in ts] for k, ts in ref_outs.items()}
+            phase("waiting for the solution")
+            msg = gate()
+            v, sres, partial = msg["verdict"], msg["solution"], bool(msg["partial"])
+            with gpulock.shared():
+                phase("compare")
+                self._judge_trials(v, ref_outs, sol_dir, sres, partial)
+                if not partial:
+                    self._judge_after(v, ref_outs, res, sol_dir, sres)
             return {"verdict": v}
 
-        out = spawn.run_child(os.path.join(self.dir, "judge"), [], dict(self.limits, file_mb=16), False, work)
+        return self._start("judge", [], dict(self.limits, file_mb=16), False, work, gated=True)
+
+    def _judge(self, judge, v, sres, partial=False):
+        judge.release({"verdict": v, "solution": sres, "partial": partial})
+        out = judge.wait()
         self.durations["judge_s"] = round(out["seconds"], 4)
         self._phases("judge", out.get("result") or {})
         judged = (out.get("result") or {}).get("verdict")
@@ -276,3 +314,7 @@ class Verification(Judging):
             raise RuntimeError("the comparison failed: " + json.dumps(self._child_error(out, "the judge"))[:2000])
         v.clear()
         v.update(judged)
+
+
+def _nbytes(outs):
+    return sum(t.numel() * t.element_size() for ts in outs.values() for t in ts)

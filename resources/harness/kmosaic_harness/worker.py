@@ -12,7 +12,7 @@ import traceback
 
 import torch
 
-from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol, trusted
+from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol, spare, trusted
 from .verify import Verification
 
 NO_PRELOAD = "KMOSAIC_HARNESS_NO_PRELOAD"
@@ -56,6 +56,8 @@ class Worker:
         self.threads = max(1, min(os.cpu_count() or 1, 8))
         self._toolchain = None
         self._pch = {}
+        self.spares = spare.Spares(scratch_root)
+        self.refill = None
 
     def toolchain(self):
         """What the builds of this worker depend on (the build store's key), asked once."""
@@ -116,6 +118,8 @@ class Worker:
                                      "traceback": traceback.format_exc()}}
             finally:
                 v.cleanup()
+            if v.device == "cuda":
+                self.refill = v.limits  # after the reply: the next verification's reference child
             self.served += 1
             verdict["environment"] = dict(self.env, **self.device_facts.get("env", {}), worker_pid=os.getpid(),
                                           worker_verifications=self.served)
@@ -149,9 +153,13 @@ def main(argv):
                 continue
             reply = worker.handle(req)
             channel.send(reply)
+            if worker.refill is not None:
+                worker.spares.refill(worker.refill)
+                worker.refill = None
             if req.get("op") == "shutdown":
                 break
     finally:
+        worker.spares.close()
         if own_root:
             shutil.rmtree(scratch_root, ignore_errors=True)
     return 0

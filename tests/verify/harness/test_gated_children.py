@@ -1,0 +1,147 @@
+"""Children started ahead of their inputs (spawn.start_child(gated=True)), with real forks, pipes and sandboxes: the
+child waits at its gate, gets the worker's message, its time limit runs from the release, an unreleased child is
+killed without leaving a process, and no child holds another child's gate."""
+import os
+import tempfile
+import time
+import unittest
+
+from kmosaic_harness import spawn
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is not alive
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class GatedChildren(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.limits = {"timeout_s": 1.0, "memory_mb": 4096, "file_mb": 16}
+
+    def _start(self, name, work, limits=None):
+        return spawn.start_child(os.path.join(self.dir, name), [], limits or self.limits, True, work, gated=True)
+
+    def test_the_child_works_before_its_gate_and_gets_the_message_after_it(self):
+        def work(report, phase, gate):
+            phase("early")
+            with open("early", "w") as f:  # its scratch folder is its working directory
+                f.write("done")
+            msg = gate()
+            return {"got": msg, "t": time.monotonic()}
+
+        c = self._start("a", work)
+        deadline = time.monotonic() + 10
+        while not os.path.exists(os.path.join(c.scratch, "early")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertTrue(os.path.exists(os.path.join(c.scratch, "early")), "the child did its early part")
+        time.sleep(0.2)
+        self.assertTrue(_alive(c.pid), "it waits at its gate")
+        released = time.monotonic()
+        c.release({"expected": [[1, 2]], "text": "x" * 200_000})  # larger than a pipe's buffer
+        out = c.wait()
+        self.assertEqual(out["ended"], "exit", out)
+        self.assertEqual(out["result"]["got"], {"expected": [[1, 2]], "text": "x" * 200_000})
+        self.assertGreaterEqual(out["result"]["t"], released)
+        self.assertEqual([p[0] for p in out["result"]["phases"]][:2], ["start", "early"])
+
+    def test_the_time_limit_runs_from_the_release(self):
+        def work(report, phase, gate):
+            gate()
+            time.sleep(0.6)
+            return {"ok": True}
+
+        c = self._start("b", work)
+        time.sleep(1.5)  # longer than its limit, spent before the release
+        c.release({})
+        out = c.wait()
+        self.assertEqual(out["ended"], "exit", out)
+        self.assertLess(out["seconds"], 1.0)
+
+        def slow(report, phase, gate):
+            gate()
+            time.sleep(30)
+            return {}
+
+        c = self._start("c", slow)
+        c.release({})
+        t0 = time.monotonic()
+        out = c.wait()
+        self.assertEqual(out["ended"], "timeout")
+        self.assertLess(time.monotonic() - t0, 5.0)
+
+    def test_an_unreleased_child_is_killed_with_what_it_started(self):
+        def work(report, phase, gate):
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(60)
+                os._exit(0)
+            with open("grandchild", "w") as f:
+                f.write(str(pid))
+            gate()
+            return {}
+
+        c = self._start("d", work)
+        path = os.path.join(c.scratch, "grandchild")
+        deadline = time.monotonic() + 10
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.05)
+        with open(path) as f:
+            grandchild = int(f.read())
+        c.kill()
+        c.kill()  # twice is harmless
+        time.sleep(0.2)
+        self.assertFalse(_alive(c.pid))
+        self.assertFalse(_alive(grandchild))
+        self.assertNotIn(c._gate, spawn._open_gates)
+
+    def test_no_child_can_release_another(self):
+        """A later child (an untrusted solution's) does not inherit an earlier child's gate: writing to every
+        descriptor it has does not open that gate."""
+        def waiter(report, phase, gate):
+            return {"got": gate()}
+
+        first = self._start("e", waiter, dict(self.limits, timeout_s=5.0))
+
+        def intruder(report, phase):
+            wrote = []
+            for fd in range(3, 256):
+                try:
+                    os.write(fd, b"\n")
+                    wrote.append(fd)
+                except OSError:
+                    pass
+            return {"wrote": wrote}
+
+        out = spawn.run_child(os.path.join(self.dir, "f"), [], self.limits, True, intruder)
+        self.assertEqual(out["ended"], "exit", out)
+        time.sleep(0.2)
+        self.assertTrue(_alive(first.pid), "the first child still waits at its gate")
+        first.release({"from": "worker"})
+        got = first.wait()
+        self.assertEqual(got["result"]["got"], {"from": "worker"})
+
+    def test_a_child_whose_worker_goes_away_ends(self):
+        def work(report, phase, gate):
+            gate()
+            return {"released": True}
+
+        c = self._start("g", work)
+        spawn._open_gates.discard(c._gate)
+        os.close(c._gate)  # what the worker's death does to the pipe
+        c._gate = None
+        out = c.wait()
+        self.assertNotIn("released", out.get("result") or {})
+        self.assertIn("went away", (out.get("result") or {}).get("error", {}).get("message", ""))
+
+
+if __name__ == "__main__":
+    unittest.main()
