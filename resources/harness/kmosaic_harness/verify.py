@@ -306,6 +306,10 @@ class Verification(Judging):
 
     def _judge(self, judge, v, sres, partial=False):
         judge.release({"verdict": v, "solution": sres, "partial": partial})
+        if self.device == "cuda":
+            # The next verification's reference child makes its CUDA context while this one compares (both shared
+            # GPU work): ready when the next request comes, even straight after this reply.
+            self.worker.spares.refill(self.limits)
         out = judge.wait()
         self.durations["judge_s"] = round(out["seconds"], 4)
         self._phases("judge", out.get("result") or {})

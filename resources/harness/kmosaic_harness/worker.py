@@ -119,7 +119,7 @@ class Worker:
             finally:
                 v.cleanup()
             if v.device == "cuda":
-                self.refill = v.limits  # after the reply: the next verification's reference child
+                self.refill = v.limits  # after the reply, if the verification ended before its judge started one
             self.served += 1
             verdict["environment"] = dict(self.env, **self.device_facts.get("env", {}), worker_pid=os.getpid(),
                                           worker_verifications=self.served)
