@@ -358,9 +358,15 @@ ErrorCode errorCodeOf(const AttemptFailure& f)
 QString hintFor(int status, const ProviderConfig& config, bool hasKey, const QString& model)
 {
     if (status == 401 || status == 403) {
+        if (!hasKey && !config.apiKeyKeychain.isEmpty())
+            return QStringLiteral(" (no API key was sent: keychain entry \"%1\" gave none%2)")
+                .arg(config.apiKeyKeychain, config.apiKeyEnv.isEmpty()
+                                                ? QString()
+                                                : QStringLiteral(" and $%1 is not set").arg(config.apiKeyEnv));
         if (!hasKey)
             return config.apiKeyEnv.isEmpty()
-                       ? QStringLiteral(" (no API key was sent: the provider names no api_key_env)")
+                       ? QStringLiteral(" (no API key was sent: the provider names no api_key_env or "
+                                        "api_key_keychain)")
                        : QStringLiteral(" (no API key was sent: $%1 is not set)").arg(config.apiKeyEnv);
         return QStringLiteral(" (the API key was refused)");
     }

@@ -71,6 +71,7 @@ QJsonObject toJson(const ProviderConfig& c)
         {QStringLiteral("base_url"), c.baseUrl},
         {QStringLiteral("model"), c.model},
         {QStringLiteral("api_key_env"), c.apiKeyEnv},
+        {QStringLiteral("api_key_keychain"), c.apiKeyKeychain},
         {QStringLiteral("timeouts"), QJsonObject{{QStringLiteral("connect_s"), c.timeouts.connectS},
                                                  {QStringLiteral("total_s"), c.timeouts.totalS},
                                                  {QStringLiteral("stall_s"), c.timeouts.stallS}}},
@@ -83,14 +84,15 @@ QJsonObject toJson(const ProviderConfig& c)
 
 Result<ProviderConfig> providerConfigFromJson(const QJsonObject& json)
 {
-    static const QStringList known = {QStringLiteral("name"),           QStringLiteral("base_url"),
-                                      QStringLiteral("model"),          QStringLiteral("api_key_env"),
-                                      QStringLiteral("timeouts"),       QStringLiteral("retries"),
-                                      QStringLiteral("max_reply_bytes")};
+    static const QStringList known = {
+        QStringLiteral("name"),        QStringLiteral("base_url"),         QStringLiteral("model"),
+        QStringLiteral("api_key_env"), QStringLiteral("api_key_keychain"), QStringLiteral("timeouts"),
+        QStringLiteral("retries"),     QStringLiteral("max_reply_bytes")};
     if (json.contains(QStringLiteral("api_key")))
         return makeError(ErrorCode::InvalidInput,
                          QStringLiteral("provider config: \"api_key\" is not read from files; put the key in an "
-                                        "environment variable and name that variable in \"api_key_env\""));
+                                        "environment variable named in \"api_key_env\", or in the keychain "
+                                        "(kmosaic agent key set NAME) named in \"api_key_keychain\""));
     for (auto it = json.begin(); it != json.end(); ++it) {
         if (!known.contains(it.key()))
             return makeError(ErrorCode::InvalidInput,
@@ -106,6 +108,7 @@ Result<ProviderConfig> providerConfigFromJson(const QJsonObject& json)
              readString(json, QStringLiteral("base_url"), &c.baseUrl),
              readString(json, QStringLiteral("model"), &c.model),
              readString(json, QStringLiteral("api_key_env"), &c.apiKeyEnv),
+             readString(json, QStringLiteral("api_key_keychain"), &c.apiKeyKeychain),
              readObject(json, QStringLiteral("timeouts"), &timeouts),
              readObject(json, QStringLiteral("retries"), &retries),
              readInt(timeouts, t, QStringLiteral("connect_s"), 1, &c.timeouts.connectS),
@@ -124,6 +127,10 @@ Result<ProviderConfig> providerConfigFromJson(const QJsonObject& json)
                              QStringLiteral("provider config: max_reply_bytes must be a number >= 1024"));
         c.maxReplyBytes = qint64(m.toDouble());
     }
+    if (c.apiKeyKeychain != c.apiKeyKeychain.trimmed())
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("provider config: api_key_keychain \"%1\" starts or ends with white space")
+                             .arg(c.apiKeyKeychain));
     const QUrl url(c.baseUrl, QUrl::StrictMode);
     if (c.baseUrl.isEmpty() || !url.isValid() || url.host().isEmpty() ||
         (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))

@@ -30,18 +30,22 @@ struct ProviderConfig {
     QString baseUrl;    // "http://127.0.0.1:8000/v1"; requests go to {baseUrl}/chat/completions
     QString model;      // default model of requests that name none
     QString apiKeyEnv;  // name of the environment variable holding the key; empty: no key (local servers)
+    // Name of the desktop keychain entry holding the key (Keychain.h); asked before apiKeyEnv. It is read once,
+    // on the main thread, by bindApiKey (ApiKey.h), which fills keyProvider: never from a request's thread.
+    QString apiKeyKeychain;
     ProviderTimeouts timeouts;
     RetrySettings retries;
     qint64 maxReplyBytes = qint64(4) * 1024 * 1024;  // larger replies fail, unretried
-    // keychain: a secret store (QtKeychain, libsecret) plugs in here. When set it is asked first; nullopt from it
-    // falls back to the environment variable. Called on the worker thread of each request.
+    // The key resolved ahead of the requests (bindApiKey). When set it is asked first; nullopt from it falls back
+    // to the environment variable. Called on the worker thread of each request: it must not block.
     std::function<std::optional<QString>()> keyProvider;
 };
 
 // The key for one request: keyProvider, else $apiKeyEnv; nullopt (send no Authorization) when neither has one.
 std::optional<QString> resolveApiKey(const ProviderConfig& config);
 
-// The JSON form (snake_case keys, all fields); never contains the key, which is not part of the struct.
+// The JSON form (snake_case keys, all fields); never contains the key, which is not part of the struct (the names of
+// its variable and keychain entry are).
 QJsonObject toJson(const ProviderConfig& config);
 // Reads the JSON form; absent fields keep their defaults. A literal "api_key" field is refused (keys belong in the
 // environment or a keychain, not in files that get shared); the refusal does not quote it.

@@ -19,8 +19,8 @@ bool isSecretKey(const QString& key)
     QString k = key.toLower();
     k.remove(QLatin1Char('_'));
     k.remove(QLatin1Char('-'));
-    if (k.endsWith(QLatin1String("env")))
-        return false;  // api_key_env names a variable; the key itself never leaves its environment
+    if (k.endsWith(QLatin1String("env")) || k.endsWith(QLatin1String("keychain")))
+        return false;  // api_key_env, api_key_keychain: names of where the key is; the key never leaves there
     static const QStringList whole{QStringLiteral("password"), QStringLiteral("passwd"), QStringLiteral("secret"),
                                    QStringLiteral("token"), QStringLiteral("bearer")};
     static const QStringList parts{QStringLiteral("apikey"),       QStringLiteral("authorization"),

@@ -2,6 +2,7 @@
 #include "agent/AgentRunner.h"
 #include "agent/ReplySource.h"
 #include "cli/AgentCommands.h"
+#include "cli/AgentProvider.h"
 #include "cli/AgentText.h"
 #include "cli/Options.h"
 #include "store/Database.h"
@@ -11,9 +12,6 @@
 #include "util/Json.h"
 #include "verify/LocalExecutor.h"
 
-#include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QStandardPaths>
 
 namespace km::cli {
@@ -145,29 +143,6 @@ Result<Parsed> parseSetup(const QCommandLineParser& p)
     return out;
 }
 
-// The provider file: ProviderConfig's JSON plus an optional "sampling" object (temperature, top_p, max_tokens,
-// seed) that command-line options override.
-Result<std::unique_ptr<ReplySource>> providerSource(const QString& path, Sampling sampling)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(ErrorCode::NotFound, QStringLiteral("provider file %1: %2").arg(path, f.errorString()));
-    QJsonParseError pe;
-    QJsonObject obj = QJsonDocument::fromJson(f.readAll(), &pe).object();
-    if (pe.error != QJsonParseError::NoError)
-        return makeError(ErrorCode::InvalidInput,
-                         QStringLiteral("provider file %1 is not JSON: %2").arg(path, pe.errorString()));
-    const Sampling fromFile = Sampling::fromVariant(obj.take(QStringLiteral("sampling")).toObject().toVariantMap());
-    auto config = providerConfigFromJson(obj);
-    if (!config)
-        return makeError(config.error().code, QStringLiteral("%1: %2").arg(path, config.error().message));
-    sampling.temperature = sampling.temperature ? sampling.temperature : fromFile.temperature;
-    sampling.topP = sampling.topP ? sampling.topP : fromFile.topP;
-    sampling.maxTokens = sampling.maxTokens ? sampling.maxTokens : fromFile.maxTokens;
-    sampling.seed = sampling.seed ? sampling.seed : fromFile.seed;
-    return makeLlmReplySource(config.value(), sampling);
-}
-
 int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& p, const Parsed& parsed,
             const QList<AgentJob>& jobs, const AgentRunner::SourceFactory& sources, Io io)
 {
@@ -228,6 +203,16 @@ int agentRunCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic agent run: " << parsed.error().message << "\n";
         return parsed.error().code == ErrorCode::InvalidInput ? Usage : Failed;
     }
+    // Read once, here on the main thread: the key (keychain or environment) is resolved before any run starts.
+    std::optional<LlmProvider> provider;
+    if (p.isSet(QStringLiteral("provider"))) {
+        auto read = providerFromFile(p.value(QStringLiteral("provider")), parsed->sampling);
+        if (!read) {
+            io.err << "kmosaic agent run: " << read.error().message << "\n";
+            return Failed;
+        }
+        provider = read.value();
+    }
     auto filter = filterFromOptions(p);
     if (!filter) {
         io.err << "kmosaic agent run: " << filter.error().message << "\n";
@@ -260,13 +245,11 @@ int agentRunCommand(TaskStore& store, const QStringList& args, Io io)
     QList<AgentJob> jobs;
     for (const Task& t : tasks.value())
         jobs.append({t, 0});
-    const Sampling sampling = parsed->sampling;
-    const QString provider = p.value(QStringLiteral("provider"));
     const QString dir = p.value(QStringLiteral("manual"));
     const QString cmd = p.value(QStringLiteral("manual-cmd"));
     AgentRunner::SourceFactory factory = [=](const AgentJob&, const AgentRun*) -> Result<std::unique_ptr<ReplySource>> {
-        if (!provider.isEmpty())
-            return providerSource(provider, sampling);
+        if (provider)
+            return makeLlmReplySource(provider->config, provider->sampling);
         if (!dir.isEmpty())
             return makeManualDirSource(dir);
         return makeManualCommandSource(cmd);
@@ -305,8 +288,16 @@ int agentResumeCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic agent resume: " << parsed.error().message << "\n";
         return Failed;
     }
-    AgentRunner::SourceFactory factory = [](const AgentJob&,
-                                            const AgentRun* r) -> Result<std::unique_ptr<ReplySource>> {
+    // An LLM run's key is resolved here, on the main thread, before the run goes on.
+    auto provider = providerFromRecordedSource(run.value()->settings.value(QStringLiteral("source")).toMap());
+    if (!provider) {
+        io.err << "kmosaic agent resume: " << provider.error().message << "\n";
+        return Failed;
+    }
+    AgentRunner::SourceFactory factory =
+        [llm = provider.value()](const AgentJob&, const AgentRun* r) -> Result<std::unique_ptr<ReplySource>> {
+        if (llm)
+            return makeLlmReplySource(llm->config, llm->sampling);
         return replySourceFromSettings(r->settings.value(QStringLiteral("source")).toMap());
     };
     return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{*task.value(), id}}, factory,

@@ -61,6 +61,10 @@ Commands:
                            write runs with their steps and verdicts as one trajectory bundle (JSON)
   agent import FILE [--json]
                            store the runs of a bundle (tasks first); a run imported before is skipped
+  agent key set NAME       store an API key (one line on stdin) in the desktop keychain as entry NAME, for
+                           provider files that name it in "api_key_keychain"
+  agent key check NAME     whether keychain entry NAME exists (exit 0) or not (exit 1); never prints the key
+  agent key delete NAME    remove keychain entry NAME
 
 Filters:
   --status S  --level N  --category C  --presentation P (shown to the model)  --query TEXT (full text)
@@ -113,6 +117,8 @@ int run(const QStringList& args, Io io)
     QStringList rest = args.mid(i + 1);
     using Fn = int (*)(TaskStore&, const QStringList&, Io);
     Fn fn = nullptr;
+    using StorelessFn = int (*)(const QStringList&, Io);  // commands that open no store
+    StorelessFn storeless = nullptr;
     if (command == QLatin1String("import")) {
         fn = importCommand;
     } else if (command == QLatin1String("export")) {
@@ -175,14 +181,30 @@ int run(const QStringList& args, Io io)
             fn = agentExportCommand;
         else if (sub == QLatin1String("import"))
             fn = agentImportCommand;
-        else {
-            io.err << "kmosaic: 'agent' needs run, resume, list, show, cancel, export or import; see kmosaic --help\n";
+        else if (sub == QLatin1String("key")) {
+            const QString op = rest.value(0);
+            rest = rest.mid(1);
+            if (op == QLatin1String("set"))
+                storeless = agentKeySetCommand;
+            else if (op == QLatin1String("delete"))
+                storeless = agentKeyDeleteCommand;
+            else if (op == QLatin1String("check"))
+                storeless = agentKeyCheckCommand;
+            else {
+                io.err << "kmosaic: 'agent key' needs set, check or delete; see kmosaic --help\n";
+                return Usage;
+            }
+        } else {
+            io.err << "kmosaic: 'agent' needs run, resume, list, show, cancel, export, import or key; see kmosaic "
+                      "--help\n";
             return Usage;
         }
     } else {
         io.err << "kmosaic: unknown command '" << command << "'; see kmosaic --help\n";
         return Usage;
     }
+    if (storeless)
+        return storeless(rest, io);
     if (dbPath.isEmpty())
         dbPath = defaultStorePath();
     auto store = TaskStore::open(dbPath);

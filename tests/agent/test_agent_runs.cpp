@@ -3,9 +3,9 @@
 // build error and a wrong result through 429, 500, stalled, truncated and malformed replies; a reply without code
 // and a huge one as recorded steps; a run killed with -9 mid-call and resumed with no step lost.
 #include "../common/CliRun.h"
+#include "../common/FakeLlmServer.h"
 #include "util/Json.h"
 
-#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -69,64 +69,26 @@ QJsonObject reply(const QString& content, int promptTokens = 1000, int completio
                                   {"total_tokens", promptTokens + completionTokens}}}};
 }
 
-// fake_llm_server.py with a script; its requests are read back from its log.
-class FakeServer {
-public:
-    FakeServer(const QString& dir, const QJsonArray& script) : m_log(dir + "/requests.jsonl")
-    {
-        QFile f(dir + "/script.json");
-        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(script).toJson()) < 0)
-            return;
-        f.close();
-        m_proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_proc.start("/usr/bin/python3", {KMOSAIC_FAKE_LLM_SERVER, f.fileName(), m_log});
-        const QDeadlineTimer deadline(15000);
-        while (!m_proc.canReadLine() && m_proc.state() != QProcess::NotRunning && !deadline.hasExpired())
-            m_proc.waitForReadyRead(200);
-        const QByteArray line = m_proc.readLine().trimmed();
-        if (line.startsWith("PORT "))
-            m_port = line.mid(5).toInt();
-    }
-    ~FakeServer()
-    {
-        m_proc.kill();
-        m_proc.waitForFinished(5000);
-    }
-    bool started() const { return m_port > 0; }
-    // A provider file for this server: short stall timeout and backoff so that retries are quick.
-    QString providerFile(const QString& dir, int stallS = 2, qint64 maxReplyBytes = 4 << 20) const
-    {
-        const QString path = dir + "/provider.json";
-        QFile f(path);
-        if (f.open(QIODevice::WriteOnly)) {
-            const QJsonObject o{
-                {"name", "fake"},
-                {"base_url", QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port)},
-                {"model", "fake-model"},
-                {"timeouts", QJsonObject{{"connect_s", 5}, {"total_s", 120}, {"stall_s", stallS}}},
-                {"retries", QJsonObject{{"max_attempts", 4}, {"base_backoff_ms", 100}, {"max_backoff_ms", 2000}}},
-                {"max_reply_bytes", maxReplyBytes},
-                {"sampling", QJsonObject{{"temperature", 0.2}, {"seed", 7}}}};
-            f.write(QJsonDocument(o).toJson());
-        }
-        return path;
-    }
-    QList<QJsonObject> requests() const
-    {
-        QFile f(m_log);
-        QList<QJsonObject> out;
-        if (f.open(QIODevice::ReadOnly))
-            for (const QByteArray& line : f.readAll().split('\n'))
-                if (!line.isEmpty())
-                    out << QJsonDocument::fromJson(line).object();
-        return out;
-    }
+using km::test::FakeLlmServer;
 
-private:
-    QString m_log;
-    QProcess m_proc;
-    int m_port = 0;
-};
+// A provider file for `server`: short stall timeout and backoff so that retries are quick.
+QString providerFile(const FakeLlmServer& server, const QString& dir, int stallS = 2, qint64 maxReplyBytes = 4 << 20)
+{
+    const QString path = dir + "/provider.json";
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly)) {
+        const QJsonObject o{
+            {"name", "fake"},
+            {"base_url", server.baseUrl()},
+            {"model", "fake-model"},
+            {"timeouts", QJsonObject{{"connect_s", 5}, {"total_s", 120}, {"stall_s", stallS}}},
+            {"retries", QJsonObject{{"max_attempts", 4}, {"base_backoff_ms", 100}, {"max_backoff_ms", 2000}}},
+            {"max_reply_bytes", maxReplyBytes},
+            {"sampling", QJsonObject{{"temperature", 0.2}, {"seed", 7}}}};
+        f.write(QJsonDocument(o).toJson());
+    }
+    return path;
+}
 }  // namespace
 
 class TestAgentRuns : public QObject {
@@ -147,21 +109,20 @@ private Q_SLOTS:
     void repairsBuildErrorAndWrongResult()
     {
         QTemporaryDir dir;
-        FakeServer server(dir.path(),
-                          QJsonArray{
-                              QJsonObject{{"kind", "status"}, {"code", 429}, {"retry_after", "1"}},
-                              reply("Let me think about the memory layout first."),
-                              QJsonObject{{"kind", "status"}, {"code", 500}},
-                              reply(buildError()),
-                              QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 8}, {"content", wrong()}},
-                              reply(wrong()),
-                              QJsonObject{{"kind", "truncate"}, {"after_chunks", 1}, {"content", passing()}},
-                              QJsonObject{{"kind", "malformed"}},
-                              reply(passing()),
-                          });
+        FakeLlmServer server(QJsonArray{
+            QJsonObject{{"kind", "status"}, {"code", 429}, {"retry_after", "1"}},
+            reply("Let me think about the memory layout first."),
+            QJsonObject{{"kind", "status"}, {"code", 500}},
+            reply(buildError()),
+            QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 8}, {"content", wrong()}},
+            reply(wrong()),
+            QJsonObject{{"kind", "truncate"}, {"after_chunks", 1}, {"content", passing()}},
+            QJsonObject{{"kind", "malformed"}},
+            reply(passing()),
+        });
         QVERIFY(server.started());
         const Run r = kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu", "--provider",
-                               server.providerFile(dir.path()), "--device", "cpu", "--seeds", "1", "--target-speedup",
+                               providerFile(server, dir.path()), "--device", "cpu", "--seeds", "1", "--target-speedup",
                                "0.01", "--max-turns", "6", "--build-cache", KMOSAIC_VERIFY_BUILD_CACHE, "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
         const QVariantMap summary = jsonObject(r.out);
@@ -206,12 +167,12 @@ private Q_SLOTS:
     void noCodeAndHugeRepliesAreRecordedSteps()
     {
         QTemporaryDir dir;
-        FakeServer server(dir.path(), QJsonArray{QJsonObject{{"kind", "huge"}, {"bytes", 300000}},
-                                                 reply("I would rather explain the idea in words.")});
+        FakeLlmServer server(QJsonArray{QJsonObject{{"kind", "huge"}, {"bytes", 300000}},
+                                        reply("I would rather explain the idea in words.")});
         QVERIFY(server.started());
         const Run r =
             kmosaic({"--db", m_db, "agent", "run", "--task", "leaky-relu", "--provider",
-                     server.providerFile(dir.path(), 2, 100000), "--device", "cpu", "--max-turns", "2", "--json"});
+                     providerFile(server, dir.path(), 2, 100000), "--device", "cpu", "--max-turns", "2", "--json"});
         QCOMPARE(r.code, 3);  // completed without a pass
         const QVariantMap summary = jsonObject(r.out);
         QCOMPARE(summary.value("totals").toMap().value("stop_reason").toString(),
@@ -229,15 +190,15 @@ private Q_SLOTS:
     void killedRunResumesWithNoStepLost()
     {
         QTemporaryDir dir;
-        FakeServer server(dir.path(), QJsonArray{reply("No code in this one."),
-                                                 QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 60}},
-                                                 reply(passing())});
+        FakeLlmServer server(QJsonArray{reply("No code in this one."),
+                                        QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 60}},
+                                        reply(passing())});
         QVERIFY(server.started());
         QProcess agent;
         agent.start(QStringLiteral(KMOSAIC_CLI),
                     {"--db", m_db, "agent", "run", "--task", "leaky-relu", "--provider",
-                     server.providerFile(dir.path(), 50), "--device", "cpu", "--seeds", "1", "--target-speedup", "0.01",
-                     "--build-cache", KMOSAIC_VERIFY_BUILD_CACHE});
+                     providerFile(server, dir.path(), 50), "--device", "cpu", "--seeds", "1", "--target-speedup",
+                     "0.01", "--build-cache", KMOSAIC_VERIFY_BUILD_CACHE});
         QVERIFY(agent.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(server.requests().size() == 2, 30000);  // step 1 stored, step 2 in flight
         agent.kill();                                                    // SIGKILL
@@ -330,12 +291,12 @@ private Q_SLOTS:
     void cancelStopsARunningRun()
     {
         QTemporaryDir dir;
-        FakeServer server(dir.path(), QJsonArray{reply("Nothing yet."),
-                                                 QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 60}}});
+        FakeLlmServer server(
+            QJsonArray{reply("Nothing yet."), QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 60}}});
         QVERIFY(server.started());
         QProcess agent;
         agent.start(QStringLiteral(KMOSAIC_CLI), {"--db", m_db, "agent", "run", "--task", "silu", "--provider",
-                                                  server.providerFile(dir.path(), 50), "--device", "cpu", "--json"});
+                                                  providerFile(server, dir.path(), 50), "--device", "cpu", "--json"});
         QVERIFY(agent.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(server.requests().size() == 2, 30000);
         const QVariantMap run =

@@ -316,7 +316,8 @@ private Q_SLOTS:
     void configLoading()
     {
         const QByteArray text = q("{'name': 'local-vllm', 'base_url': 'http://127.0.0.1:8000/v1', 'model': 'qwen',"
-                                  " 'api_key_env': 'VLLM_KEY', 'timeouts': {'connect_s': 3, 'total_s': 300,"
+                                  " 'api_key_env': 'VLLM_KEY', 'api_key_keychain': 'vllm key',"
+                                  " 'timeouts': {'connect_s': 3, 'total_s': 300,"
                                   " 'stall_s': 20}, 'retries': {'max_attempts': 5, 'base_backoff_ms': 250,"
                                   " 'max_backoff_ms': 8000}, 'max_reply_bytes': 1048576}");
         const Result<ProviderConfig> c = parseProviderConfig(text);
@@ -325,6 +326,8 @@ private Q_SLOTS:
         QCOMPARE(c->baseUrl, QString("http://127.0.0.1:8000/v1"));
         QCOMPARE(c->model, QString("qwen"));
         QCOMPARE(c->apiKeyEnv, QString("VLLM_KEY"));
+        QCOMPARE(c->apiKeyKeychain, QString("vllm key"));
+        QCOMPARE(toJson(*c).value("api_key_keychain").toString(), QString("vllm key"));
         QCOMPARE(c->timeouts.connectS, 3);
         QCOMPARE(c->timeouts.totalS, 300);
         QCOMPARE(c->timeouts.stallS, 20);
@@ -341,6 +344,7 @@ private Q_SLOTS:
         QCOMPARE(minimal->timeouts.stallS, ProviderTimeouts{}.stallS);
         QCOMPARE(minimal->retries.maxAttempts, RetrySettings{}.maxAttempts);
         QCOMPARE(minimal->maxReplyBytes, qint64(4 * 1024 * 1024));
+        QVERIFY(minimal->apiKeyKeychain.isEmpty());  // no keychain entry: the environment variable alone
     }
     void configErrors_data()
     {
@@ -358,6 +362,13 @@ private Q_SLOTS:
                                   << "timeouts.stall_s must be an integer";
         QTest::newRow("literal key") << q("{'base_url': 'http://x/v1', 'api_key': 'sk-literal-0123456789'}")
                                      << "api_key_env";
+        QTest::newRow("literal key, keychain named")
+            << q("{'base_url': 'http://x/v1', 'api_key_keychain': 'k', 'api_key': 'sk-literal-0123456789'}")
+            << "kmosaic agent key set";
+        QTest::newRow("keychain entry not a string")
+            << q("{'base_url': 'http://x/v1', 'api_key_keychain': 7}") << "api_key_keychain must be a string";
+        QTest::newRow("keychain entry padded") << q("{'base_url': 'http://x/v1', 'api_key_keychain': 'openai '}")
+                                               << "api_key_keychain \"openai \" starts or ends with white space";
     }
     void configErrors()
     {

@@ -1,6 +1,7 @@
 // The LLM client over real sockets against fake_llm_server.py, a scripted OpenAI-compatible server: streamed and
 // plain replies, retries (429 with Retry-After, 5xx, stalls, truncated and malformed streams), limits, cancellation
 // from another thread, and the API key sent as Bearer yet found in no error, log line or reply.
+#include "../common/FakeLlmServer.h"
 #include "agent/LlmClient.h"
 
 #include <QDeadlineTimer>
@@ -8,8 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <QtTest>
 #include <thread>
 
@@ -35,55 +34,7 @@ QString loggedText()
     return g_log.join('\n');
 }
 
-// One fake server process with its script and request log; killed when it goes out of scope.
-class FakeServer {
-public:
-    explicit FakeServer(const QJsonArray& script)
-    {
-        QFile f(m_dir.filePath("script.json"));
-        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(script).toJson()) < 0)
-            return;
-        f.close();
-        m_proc.setProcessChannelMode(QProcess::ForwardedErrorChannel);  // a traceback shows in the test output
-        m_proc.start("/usr/bin/python3", {KMOSAIC_FAKE_LLM_SERVER, f.fileName(), logPath()});
-        const QDeadlineTimer deadline(kStartMs);
-        while (!m_proc.canReadLine() && m_proc.state() != QProcess::NotRunning && !deadline.hasExpired())
-            m_proc.waitForReadyRead(int(qMax<qint64>(1, deadline.remainingTime())));
-        const QByteArray line = m_proc.readLine().trimmed();
-        if (line.startsWith("PORT "))
-            m_port = line.mid(5).toInt();
-    }
-    ~FakeServer()
-    {
-        m_proc.kill();
-        m_proc.waitForFinished(kStartMs);
-    }
-    FakeServer(const FakeServer&) = delete;
-    FakeServer& operator=(const FakeServer&) = delete;
-
-    bool started() const { return m_port > 0; }
-    QString baseUrl() const { return QStringLiteral("http://127.0.0.1:%1/v1").arg(m_port); }
-    // The requests received so far, in order.
-    QList<QJsonObject> requests() const
-    {
-        QFile f(logPath());
-        QList<QJsonObject> out;
-        if (f.open(QIODevice::ReadOnly)) {
-            for (const QByteArray& line : f.readAll().split('\n')) {
-                if (!line.isEmpty())
-                    out << QJsonDocument::fromJson(line).object();
-            }
-        }
-        return out;
-    }
-
-private:
-    QString logPath() const { return m_dir.filePath("requests.jsonl"); }
-
-    QTemporaryDir m_dir;
-    QProcess m_proc;
-    int m_port = 0;
-};
+using FakeServer = km::test::FakeLlmServer;
 
 #define START(server) QVERIFY2((server).started(), "the fake LLM server did not start (see its stderr above)")
 
@@ -417,6 +368,19 @@ private Q_SLOTS:
                  qPrintable(r.error().message));
         QVERIFY2(r.error().message.endsWith(": fake status 401"), qPrintable(r.error().message));  // the server's words
         QVERIFY(!server.requests()[0].value("headers").toObject().contains("authorization"));
+
+        // A keychain entry named, yet no key bound from it (bindApiKey not called): the hint names the entry.
+        FakeServer again({QJsonObject{{"kind", "status"}, {"code", 401}}});
+        START(again);
+        c = configFor(again);
+        c.apiKeyEnv = QString::fromLatin1(kKeyEnv);
+        c.apiKeyKeychain = "team-openai";
+        const Result<ChatReply> r2 = LlmClient(c).complete(request());
+        QVERIFY(!r2.ok());
+        QVERIFY2(r2.error().message.contains(
+                     QString("no API key was sent: keychain entry \"team-openai\" gave none and $%1 is not set")
+                         .arg(kKeyEnv)),
+                 qPrintable(r2.error().message));
     }
 
     void keySentAsBearerAndNeverStored()

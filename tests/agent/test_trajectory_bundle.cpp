@@ -220,6 +220,7 @@ private Q_SLOTS:
         TrajectoryBundle b = sample();
         QVariantMap provider = b.runs[0].run.settings.value(QStringLiteral("provider")).toMap();
         provider.insert(QStringLiteral("api_key"), QStringLiteral("sk-SECRET-1"));
+        provider.insert(QStringLiteral("api_key_keychain"), QStringLiteral("team-key"));
         provider.insert(QStringLiteral("headers"), QVariantList{QVariantMap{{QStringLiteral("Authorization"),
                                                                              QStringLiteral("Bearer sk-SECRET-2")}}});
         b.runs[0].run.settings.insert(QStringLiteral("provider"), provider);
@@ -228,7 +229,8 @@ private Q_SLOTS:
         const QByteArray bytes = writeTrajectoryBundle(b);
         QVERIFY(!bytes.contains("SECRET"));
         QVERIFY(!bytes.contains("Authorization"));
-        QVERIFY(bytes.contains("\"api_key_env\":\"KEY\""));  // names a variable: no secret
+        QVERIFY(bytes.contains("\"api_key_env\":\"KEY\""));            // names a variable: no secret
+        QVERIFY(bytes.contains("\"api_key_keychain\":\"team-key\""));  // names a keychain entry: no secret
         QVERIFY(bytes.contains("\"headers\":[{}]"));
         QVERIFY(bytes.contains("\"temperature\":0.25"));
 

@@ -4,6 +4,7 @@
 
 #include <QProcess>
 #include <QStringList>
+#include <optional>
 
 namespace km::test {
 
@@ -13,12 +14,18 @@ struct Run {
     QString err;
 };
 
+// `input`, when given, is written to its stdin, which is then closed.
 inline Run runKmosaic(const QStringList& args, int timeoutMs,
-                      const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+                      const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+                      const std::optional<QByteArray>& input = std::nullopt)
 {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(KMOSAIC_CLI), args);
+    if (input) {
+        p.write(*input);
+        p.closeWriteChannel();
+    }
     if (!p.waitForFinished(timeoutMs))
         qFatal("kmosaic %s did not finish", qPrintable(args.join(' ')));
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),

@@ -1,0 +1,51 @@
+#include "cli/AgentProvider.h"
+
+#include "agent/ApiKey.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace km::cli {
+
+Result<LlmProvider> providerFromFile(const QString& path, const Sampling& options)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::NotFound, QStringLiteral("provider file %1: %2").arg(path, f.errorString()));
+    QJsonParseError pe;
+    QJsonObject obj = QJsonDocument::fromJson(f.readAll(), &pe).object();
+    if (pe.error != QJsonParseError::NoError)
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("provider file %1 is not JSON: %2").arg(path, pe.errorString()));
+    const Sampling fromFile = Sampling::fromVariant(obj.take(QStringLiteral("sampling")).toObject().toVariantMap());
+    auto config = providerConfigFromJson(obj);
+    if (!config)
+        return makeError(config.error().code, QStringLiteral("%1: %2").arg(path, config.error().message));
+    auto bound = bindApiKey(config.value());
+    if (!bound)
+        return bound.error();
+    LlmProvider out{bound.value(), options};
+    out.sampling.temperature = options.temperature ? options.temperature : fromFile.temperature;
+    out.sampling.topP = options.topP ? options.topP : fromFile.topP;
+    out.sampling.maxTokens = options.maxTokens ? options.maxTokens : fromFile.maxTokens;
+    out.sampling.seed = options.seed ? options.seed : fromFile.seed;
+    return out;
+}
+
+Result<std::optional<LlmProvider>> providerFromRecordedSource(const QVariantMap& source)
+{
+    if (source.value(QStringLiteral("kind")).toString() != QLatin1String("llm"))
+        return std::optional<LlmProvider>();
+    auto config = providerConfigFromJson(QJsonObject::fromVariantMap(source.value(QStringLiteral("provider")).toMap()));
+    if (!config)
+        return makeError(config.error().code,
+                         QStringLiteral("the run's recorded provider: %1").arg(config.error().message));
+    auto bound = bindApiKey(config.value());
+    if (!bound)
+        return bound.error();
+    return std::optional<LlmProvider>(
+        LlmProvider{bound.value(), Sampling::fromVariant(source.value(QStringLiteral("sampling")).toMap())});
+}
+
+}  // namespace km::cli

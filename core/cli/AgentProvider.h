@@ -1,0 +1,24 @@
+#pragma once
+// The LLM provider of `agent run --provider FILE` and of `agent resume`, read on the main thread before any run
+// starts, with its API key resolved once there (agent/ApiKey.h): a bad file or a missing key fails before any
+// request.
+
+#include "agent/ReplySource.h"
+
+#include <QVariantMap>
+#include <optional>
+
+namespace km::cli {
+
+struct LlmProvider {
+    ProviderConfig config;  // keyProvider filled when the key comes from the keychain
+    Sampling sampling;
+};
+
+// The provider file: ProviderConfig's JSON plus an optional "sampling" object (temperature, top_p, max_tokens,
+// seed) that `options` (the command line's) override.
+Result<LlmProvider> providerFromFile(const QString& path, const Sampling& options);
+// The provider a run recorded (its settings' "source"), when that source is an LLM; nullopt for a manual source.
+Result<std::optional<LlmProvider>> providerFromRecordedSource(const QVariantMap& source);
+
+}  // namespace km::cli
