@@ -27,8 +27,8 @@ if [ "$mode" != batch ]; then
   t=$(ms); python3 -m kmosaic_harness pch --cache "$cache" --cuda > "$work/pch.txt" 2>&1; pch_ms=$(( $(ms) - t ))
   # A warm pool, as a curation machine keeps one: its worker has imported torch before the first command.
   "$k" pool serve --socket "$work/pool.sock" > "$work/pool.txt" 2>&1 &
-  for _ in $(seq 100); do grep -q listening "$work/pool.txt" 2>/dev/null && break; sleep 0.2; done
-  sleep 15  # the worker imports torch, torch._dynamo and torch.profiler: about 8 s on the H200
+  # Ready once its worker has imported torch, torch._dynamo and torch.profiler (about 8 s on the H200).
+  for _ in $(seq 600); do grep -q "worker(s) ready" "$work/pool.txt" 2>/dev/null && break; sleep 0.1; done
   for i in 0 1 2 3 4 5; do
     t=$(ms)
     "$k" verify --pool "$work/pool.sock" --reference bench/verify/relu_ref.py --solution bench/build/relu_new.py --seeds 5 --timing-runs 100 \

@@ -74,7 +74,10 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
         io.err << "kmosaic pool serve: " << listening.error().message << "\n";
         return Failed;
     }
-    // Import torch now, not when the first client asks.
+    // Import torch now, not when the first client asks; say when a worker is ready (scripts wait for that line).
+    QObject::connect(&executor, &Executor::workerReady, &executor, [&stream = io.out](int ready, int total) {
+        stream << "kmosaic pool: " << ready << " of " << total << " worker(s) ready\n" << Qt::flush;
+    });
     if (auto* multi = qobject_cast<MultiGpuExecutor*>(&executor))
         multi->warmUp();
     else if (auto* one = qobject_cast<LocalExecutor*>(&executor))

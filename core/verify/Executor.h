@@ -24,6 +24,8 @@ Q_SIGNALS:
     void phase(quint64 ticket, const QString& phase);
     // verdict: the harness's verdict object; empty with `error` set when no verdict could be produced.
     void finished(quint64 ticket, const QVariantMap& verdict, const QString& error);
+    // A harness worker has started and answered hello (imported torch): `ready` of this executor's `total` are.
+    void workerReady(int ready, int total);
 };
 
 }  // namespace km

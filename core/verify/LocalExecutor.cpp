@@ -54,8 +54,10 @@ void LocalExecutor::ensureWorker()
         if (!hello.value(QStringLiteral("ok")).toBool())
             onDied(QStringLiteral("the harness worker refused hello: ") +
                    hello.value(QStringLiteral("error")).toString());
-        else
+        else {
+            Q_EMIT workerReady(1, 1);
             pump();
+        }
     });
     connect(m_worker.get(), &HarnessWorker::reply, this, &LocalExecutor::onReply);
     connect(m_worker.get(), &HarnessWorker::event, this, [this](qint64 id, const QVariantMap& ev) {

@@ -78,6 +78,10 @@ void MultiGpuExecutor::makeExecutor(int i)
     s.executor = std::make_unique<LocalExecutor>(s.worker.launch);
     connect(s.executor.get(), &Executor::finished, this,
             [this, i](quint64 t, const QVariantMap& v, const QString& e) { onInnerFinished(i, t, v, e); });
+    connect(s.executor.get(), &Executor::workerReady, this, [this, i] {
+        m_ready.insert(i);
+        Q_EMIT workerReady(int(m_ready.size()), int(m_slots.size()));
+    });
     connect(s.executor.get(), &Executor::phase, this, [this, i](quint64 t, const QString& phase) {
         const Slot& slot = *m_slots[size_t(i)];
         if (slot.job && slot.inner == t && slot.state == State::Active)

@@ -73,6 +73,7 @@ private:
         QString heldError;
     };
     void makeExecutor(int slot);
+    QSet<int> m_ready;  // slots whose worker has said hello at least once
     void schedulePump();
     void pump();
     void onInnerFinished(int slot, quint64 inner, const QVariantMap& verdict, const QString& error);

@@ -149,6 +149,11 @@ private Q_SLOTS:
         pool.start(QStringLiteral(KMOSAIC_CLI), {"--db", m_db, "pool", "serve", "--socket", socket});
         QVERIFY(pool.waitForReadyRead(60000));
         QVERIFY2(pool.readLine().contains("listening on"), "the pool did not say where it listens");
+        // Its worker imports torch before any client asks, and the pool says when that is done.
+        QByteArray said;
+        while (!said.contains("1 of 1 worker(s) ready") && pool.waitForReadyRead(120000))
+            said += pool.readAll();
+        QVERIFY2(said.contains("kmosaic pool: 1 of 1 worker(s) ready"), said.constData());
         QSet<qint64> workers;
         for (int i = 0; i < 2; ++i) {
             const Run r = kmosaic({"--db", m_db, "verify", "--pool", socket, "--task", "leaky-relu", "--solution",

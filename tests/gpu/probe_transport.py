@@ -1,0 +1,155 @@
+"""How outputs could cross between a verification's processes faster (issue 5, the repeat at 1 s): on the GPU
+machine, for one 256 MB float32 output (the relu-anchor's), the time of
+  - writing it as the harness does now (tensorio.write: a shared file mapping, one copy) to /tmp and to /dev/shm,
+    with MAP_POPULATE, and through a pinned buffer and write(2);
+  - reading it back and uploading it (tensorio.read + .to("cuda")), and through pread(2) into a pinned buffer;
+  - CUDA IPC (cudaIpcGetMemHandle / cudaIpcOpenMemHandle through ctypes, no pickle): another process opens the
+    allocation and clones it, plain and with both processes in their own mount namespace with a private /dev/shm
+    (as the harness's sandbox gives its children).
+Prints a table; what each figure means is in its row. Usage: PYTHONPATH=resources/harness python3
+tests/gpu/probe_transport.py"""
+import ctypes
+import json
+import mmap
+import os
+import subprocess
+import sys
+import time
+
+import torch
+
+from kmosaic_harness import tensorio
+
+N = 4096 * 16384
+ROWS = []
+
+
+def row(name, seconds, note=""):
+    ROWS.append((name, seconds, note))
+
+
+def timed(fn, repeat=3):
+    best = None
+    for _ in range(repeat):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        t = time.perf_counter() - t0
+        best = t if best is None else min(best, t)
+    return best
+
+
+def write_populate(path, t):
+    raw = t.reshape(-1).view(torch.uint8)
+    with open(path, "w+b") as f:
+        f.truncate(raw.numel())
+        mm = mmap.mmap(f.fileno(), raw.numel(), flags=mmap.MAP_SHARED | mmap.MAP_POPULATE)
+        torch.frombuffer(mm, dtype=torch.uint8, count=raw.numel()).copy_(raw)
+        del mm
+
+
+def write_pinned(path, t, pinned):
+    pinned.copy_(t.reshape(-1).view(torch.uint8))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    view, off = memoryview(pinned.numpy()), 0
+    while off < len(view):
+        off += os.write(fd, view[off:off + (64 << 20)])
+    os.close(fd)
+
+
+def read_pinned(path, pinned):
+    fd = os.open(path, os.O_RDONLY)
+    view, off = memoryview(pinned.numpy()), 0
+    while off < len(view):
+        off += os.readv(fd, [view[off:off + (64 << 20)]])
+    os.close(fd)
+    return pinned.cuda(non_blocking=True)
+
+
+def cudart():
+    for line in open("/proc/self/maps"):
+        if "libcudart.so" in line:
+            return ctypes.CDLL(line.split()[-1])
+    return ctypes.CDLL("libcudart.so")
+
+
+IPC_CHILD = r"""
+import ctypes, json, sys, time, torch
+torch.cuda.init(); torch.empty(1, device="cuda")
+rt = None
+for line in open("/proc/self/maps"):
+    if "libcudart.so" in line: rt = ctypes.CDLL(line.split()[-1]); break
+msg = json.loads(sys.stdin.readline())
+t0 = time.perf_counter()
+handle = (ctypes.c_byte * 64).from_buffer_copy(bytes.fromhex(msg["handle"]))
+ptr = ctypes.c_void_p()
+err = rt.cudaIpcOpenMemHandle(ctypes.byref(ptr), handle, 1)
+if err:
+    print(json.dumps({"error": f"cudaIpcOpenMemHandle: {err}"})); sys.exit(0)
+class A:
+    pass
+a = A()
+a.__cuda_array_interface__ = {"shape": (msg["n"],), "typestr": "<f4", "data": (ptr.value + msg["offset"], False), "version": 3}
+view = torch.as_tensor(a, device="cuda")
+copy = view.clone()
+torch.cuda.synchronize()
+t1 = time.perf_counter()
+rt.cudaIpcCloseMemHandle(ptr)
+print(json.dumps({"open_clone_s": t1 - t0, "sum": float(copy.double().sum())}))
+"""
+
+
+def ipc(t, isolate):
+    rt = cudart()
+    handle = (ctypes.c_byte * 64)()
+    base, size = ctypes.c_void_p(), ctypes.c_size_t()
+    libcuda = ctypes.CDLL("libcuda.so.1")
+    libcuda.cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size), ctypes.c_void_p(t.data_ptr()))
+    err = rt.cudaIpcGetMemHandle(ctypes.byref(handle), base)
+    if err:
+        return {"error": f"cudaIpcGetMemHandle: {err}"}
+    msg = {"handle": bytes(handle).hex(), "offset": t.data_ptr() - base.value, "n": t.numel()}
+    cmd = [sys.executable, "-c", IPC_CHILD]
+    if isolate:
+        cmd = ["unshare", "-rm", "sh", "-c", 'mount -t tmpfs tmpfs /dev/shm && exec "$@"', "sh"] + cmd
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, input=json.dumps(msg) + "\n", capture_output=True, text=True, timeout=120)
+    wall = time.perf_counter() - t0
+    try:
+        out = json.loads(p.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        out = {"error": (p.stderr or p.stdout)[-400:]}
+    out["process_wall_s"] = wall
+    out["sum_ok"] = abs(out.get("sum", 0.0) - float(t.double().sum())) < 1e-3 * max(1.0, abs(float(t.double().sum())))
+    return out
+
+
+def main():
+    t = torch.randn(N, device="cuda")
+    torch.cuda.synchronize()
+    pinned = torch.empty(N * 4, dtype=torch.uint8, pin_memory=True)
+    for folder in ("/tmp", "/dev/shm"):
+        path = os.path.join(folder, "kmosaic-probe.bin")
+        row(f"tensorio.write {folder}", timed(lambda: tensorio.write(path, [t])), "the harness now")
+        row(f"read + upload {folder}", timed(lambda: tensorio.read(path, 1 << 40)[0].to("cuda")), "the judge now")
+        row(f"pread pinned + upload {folder}", timed(lambda: read_pinned(path, pinned)))
+        row(f"MAP_POPULATE write {folder}", timed(lambda: write_populate(path, t)))
+        row(f"pinned + write(2) {folder}", timed(lambda: write_pinned(path, t, pinned)))
+        os.unlink(path)
+    row("D2H into pinned only", timed(lambda: pinned.copy_(t.view(torch.uint8))))
+    row("D2D clone", timed(lambda: t.clone()))
+    for isolate in (False, True):
+        out = ipc(t, isolate)
+        name = "CUDA IPC open+clone" + (" (own mount ns, private /dev/shm)" if isolate else "")
+        row(name, out.get("open_clone_s"), json.dumps({k: v for k, v in out.items() if k != "open_clone_s"})[:300])
+    print(f"256 MB float32, best of 3; {torch.cuda.get_device_name(0)}, torch {torch.__version__}\n")
+    print("| what | seconds | note |\n|---|---|---|")
+    for name, s, note in ROWS:
+        print(f"| {name} | {'' if s is None else f'{s:.4f}'} | {note} |")
+    print()
+    subprocess.run("df -h /tmp /dev/shm; findmnt -T /tmp -o TARGET,FSTYPE; id -u", shell=True)
+
+
+if __name__ == "__main__":
+    main()
