@@ -1,16 +1,24 @@
-"""The reference child: runs the task's reference program on every (configuration, seed), times it, and writes
-its outputs for the worker. It never sees solution code."""
+"""The reference child: runs the task's reference program on every (configuration, seed) and times it, reports that
+to the worker, keeps its outputs (on the GPU), and then judges the solution's outputs against them. It never loads
+solution code: it only reads the files the solution child wrote, as data (tensorio)."""
+import json
 import os
 
 import torch
 
 from . import gpulock, programs, tensorio, timing
+from .judging import Judge
 from .trusted import Trusted
+
+REPORT = "reference.json"  # the reference's result, written before the child waits to judge (spawn.Child.wait_report)
+# Outputs kept on the GPU up to this size; above it they move to host memory.
+KEEP_ON_GPU_BYTES = 16 << 30
 
 
 def body(device, scratch):
-    """Gated (spawn.start_child): on a GPU it makes its CUDA context first, then waits for the plan. Started ahead of
-    its request (spare.py), that start is off the verification's path."""
+    """Gated twice (spawn.start_child): on a GPU it makes its CUDA context first, then waits for the plan. Started
+    ahead of its request (spare.py), that start is off the verification's path. After its report it waits for the
+    solution's results, then judges them."""
     def work(report, phase, gate):
         if device == "cuda":
             phase("cuda start")
@@ -20,8 +28,18 @@ def body(device, scratch):
                 torch.cuda.synchronize()
         phase("waiting for the plan")
         plan = gate()
-        with gpulock.shared():  # the whole child is GPU work (its writes are copies off the GPU); timing holds it alone
-            return _work(report, phase, plan)
+        with gpulock.shared():  # the whole child is GPU work; timing holds it alone
+            result, outs = _work(report, phase, plan)
+        result["isolation"] = report
+        result["phases"] = phase.seconds()
+        _write_report(scratch, result)
+        phase("waiting for the solution")
+        msg = gate()
+        judge = Judge(plan, msg["judging"], result, outs)
+        with gpulock.shared():  # comparisons on the GPU; reading the solution's files steps off it
+            phase("compare")
+            verdict = judge.run(msg["verdict"], msg["solution_dir"], msg["solution"], bool(msg["partial"]))
+        return {"verdict": verdict}
 
     def _work(report, phase, plan):
         T = Trusted()
@@ -29,6 +47,7 @@ def body(device, scratch):
         phase("load")
         ref = programs.start_child(plan)
         result = {"configs": [], "randomised": []}
+        outputs = {}
         if device == "cuda":
             phase("launch floor")
             with gpulock.exclusive():
@@ -50,7 +69,7 @@ def body(device, scratch):
                         if type(o) is not torch.Tensor:
                             raise programs.ProgramError("contract", f"the reference returns {type(o).__name__}, "
                                                         "not tensors")
-                    tensorio.write(os.path.join(scratch, f"ref_{ci}_{si}.bin"), outs)  # the copy off the GPU
+                    outputs[(ci, si)] = [o.clone() for o in outs]  # the model may reuse its buffers
                     metas = [tensorio.describe(o) for o in outs]
                 result["configs"].append({"name": cfg["name"], "outputs": metas})
             t = plan["timing"]
@@ -69,7 +88,7 @@ def body(device, scratch):
                                             keep=(-1,))
                 measured_s = T.perf_counter() - t_measure
                 timed = programs.flatten_outputs(list(kept.values())[0])
-            tensorio.write(os.path.join(scratch, "ref_timed.bin"), timed)
+            outputs["timed"] = [o.clone() for o in timed]
             result["timing"] = {"event_ms": ev, "wall_ms": wall, "seconds": measured_s}
             result["bytes"] = _formula(plan.get("bytes_formula"), ref)
             result["flops"] = _formula(plan.get("flops_formula"), ref)
@@ -81,9 +100,24 @@ def body(device, scratch):
                 phase("torch.compile baseline")
                 with gpulock.exclusive():
                     result["compiled"] = _compiled(T, model, inputs, device, t, flush)
-        return result
+        return result, _placed(outputs)
 
     return work
+
+
+def _placed(kept):
+    """The outputs where the comparisons will read them: on the GPU unless they are very large."""
+    total = sum(t.numel() * t.element_size() for ts in kept.values() for t in ts)
+    if total <= KEEP_ON_GPU_BYTES:
+        return kept
+    return {k: [t.cpu() for t in ts] for k, ts in kept.items()}
+
+
+def _write_report(scratch, result):
+    tmp = os.path.join(scratch, REPORT + ".tmp")
+    with open(tmp, "w") as f:
+        json.dump(result, f, default=str)
+    os.replace(tmp, os.path.join(scratch, REPORT))  # one rename: the worker sees all of it or nothing
 
 
 def _formula(expr, module):

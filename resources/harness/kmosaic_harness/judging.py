@@ -1,5 +1,6 @@
-"""The judgement of one verification, run in the judge child: the solution's outputs against the reference's, the
-integrity checks on them, the timing figures and their checks. Mixed into Verification (verify.py)."""
+"""The judgement of one verification, run in the reference child once the solution child has ended: the
+solution's outputs (files it wrote) against the reference's (kept in this process, on the GPU), the integrity checks
+on them, the timing figures and their checks. It never loads solution code."""
 import os
 
 from . import gpulock, judge, stats, tensorio
@@ -8,18 +9,29 @@ LIBRARY_ERROR_SHARE = 0.10
 LIBRARY_WARNING_SHARE = 0.50
 
 
-class Judging:
-    def _read_reference(self, ref_dir, res):
-        outs = {}
-        limit = int(self.limits["file_mb"]) << 20
-        with gpulock.off_gpu():
-            for ci in range(len(self.configs)):
-                for si in range(len(self.seeds)):
-                    outs[(ci, si)] = tensorio.read(os.path.join(ref_dir, f"ref_{ci}_{si}.bin"), limit)
-            outs["timed"] = tensorio.read(os.path.join(ref_dir, "ref_timed.bin"), limit)
-        self.ref_timing = res.get("timing") or {}
-        self.ref_facts = {k: res.get(k) for k in ("bytes", "flops", "compiled")}
-        return outs
+class Judge:
+    """plan: the reference child's plan; judging: what the worker adds (atol, rtol, file_mb, copy_gbps); result: the
+    reference's result; ref_outs: {(config, seed): [tensors], "timed": [tensors]}."""
+
+    def __init__(self, plan, judging, result, ref_outs):
+        self.configs, self.seeds, self.timing = plan["configs"], plan["seeds"], plan["timing"]
+        self.device = plan["device"]
+        self.judge_device = "cuda" if self.device == "cuda" else "cpu"
+        self.atol, self.rtol = float(judging["atol"]), float(judging["rtol"])
+        self.file_limit = int(judging["file_mb"]) << 20
+        self.env = {"launch_floor_ms": result.get("launch_floor_ms"),
+                    "copy_gbps": plan.get("copy_gbps") or result.get("copy_gbps")}
+        self.ref_timing = result.get("timing") or {}
+        self.ref_facts = {k: result.get(k) for k in ("bytes", "flops", "compiled")}
+        self.ref_outs = ref_outs
+
+    def run(self, v, sol_dir, sres, partial):
+        """The verdict `v` (as the worker has it) with the trials judged; with partial (the solution failed), only
+        the trials it finished."""
+        self._judge_trials(v, self.ref_outs, sol_dir, sres, partial)
+        if not partial:
+            self._judge_after(v, self.ref_outs, sol_dir, sres)
+        return v
 
     def _read_solution(self, sol_dir, name):
         path = os.path.join(sol_dir, name)
@@ -27,7 +39,7 @@ class Judging:
             return None
         try:
             with gpulock.off_gpu():
-                return tensorio.read(path, int(self.limits["file_mb"]) << 20)
+                return tensorio.read(path, self.file_limit)
         except (tensorio.FormatError, OSError) as e:
             return e
 
@@ -80,7 +92,7 @@ class Judging:
         if not any(c["check"] == check and c["message"] == message for c in v["checks"]):
             v["checks"].append({"check": check, "severity": severity, "line": 0, "message": message})
 
-    def _judge_after(self, v, ref_outs, res, sol_dir, sres):
+    def _judge_after(self, v, ref_outs, sol_dir, sres):
         again = self._read_solution(sol_dir, "sol_refagain.bin")
         if isinstance(again, list):
             rec = judge.compare(ref_outs[(0, 0)], again, self.atol, self.rtol, self.judge_device)
@@ -116,7 +128,7 @@ class Judging:
                   "speedup_ci95": stats.bootstrap_speedup_ci(ref_ev, sol_ev),
                   "samples_ms": {"solution": sol_ev, "reference": ref_ev}}
         if self.device == "cuda" and judge_timing:
-            floor = (self.worker.device_facts.get("env") or {}).get("launch_floor_ms")
+            floor = self.env.get("launch_floor_ms")
             timing["launch_floor_ms"] = floor
             if floor and s["median"] < floor:
                 self._add(v, "runtime.below_launch_floor", f"median {s['median']:.4f} ms is below the empty-launch "
@@ -140,7 +152,7 @@ class Judging:
     def _bounds(self, v, timing, sol_median, judge_timing):
         """torch.compile as a second baseline; the speed-of-light floor from the task's byte count and the measured
         copy bandwidth: a median under it is flagged for a human."""
-        facts = getattr(self, "ref_facts", {})
+        facts = self.ref_facts
         compiled = facts.get("compiled")
         if isinstance(compiled, dict):
             if compiled.get("event_ms"):
@@ -152,7 +164,7 @@ class Judging:
         if facts.get("flops"):
             timing["flops"] = facts["flops"]
             timing["tflops"] = facts["flops"] / (sol_median * 1e-3) / 1e12 if sol_median > 0 else None
-        gbps = (self.worker.device_facts.get("env") or {}).get("copy_gbps")
+        gbps = self.env.get("copy_gbps")
         if facts.get("bytes") and gbps and self.device == "cuda":
             floor_ms = facts["bytes"] / (gbps * 1e9) * 1e3
             timing["bytes"] = facts["bytes"]

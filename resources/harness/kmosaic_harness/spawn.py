@@ -78,13 +78,13 @@ GATE_MESSAGE = "gate.json"
 
 def _gated(work, fd, scratch):
     def gate():
+        """Blocks until the worker's next release(); returns its message. May be called once per release."""
         while True:  # one byte says the message is in place (a pipe write that small never blocks the worker)
             chunk = os.read(fd, 1)
             if not chunk:
                 raise SystemExit("the worker went away before releasing this child")
             if chunk == b"\n":
                 break
-        os.close(fd)
         with open(os.path.join(scratch, GATE_MESSAGE)) as f:
             return json.load(f)
 
@@ -95,10 +95,12 @@ class Child:
     def __init__(self, pid, scratch, limits, use_as_limit, start, gate_fd=None):
         self.pid, self.scratch, self.limits, self.use_as_limit, self.start = pid, scratch, limits, use_as_limit, start
         self._gate = gate_fd
+        self.gated = gate_fd is not None
+        self.releases = 0
         self.done = False
 
     def release(self, message):
-        """Opens a gated child's gate with `message`; its time limit starts now."""
+        """Opens a gated child's gate with `message` (once per gate() it calls); its time limit starts now."""
         tmp = os.path.join(self.scratch, GATE_MESSAGE + ".tmp")
         with open(tmp, "w") as f:
             json.dump(message, f, default=str)
@@ -107,7 +109,7 @@ class Child:
             os.write(self._gate, b"\n")
         except OSError:
             pass  # the child is gone: wait() reports how it ended
-        self._close_gate()
+        self.releases += 1
         self.start = time.monotonic()
 
     def _close_gate(self):
@@ -128,7 +130,19 @@ class Child:
             pass
 
     def wait(self):
-        assert self._gate is None, "a gated child is waited for after its release"
+        """Until the child ends (or is killed for time or memory): its outcome. A gated child that asks for another
+        release from now on learns that none will come (its gate() ends it)."""
+        if self._gate is not None:
+            self._close_gate()  # a child that asks for another release now learns there is none
+        return self._watch(None)
+
+    def wait_report(self, name):
+        """Until the child has written `name` in its scratch folder (atomically) or has ended: {"ended": "report",
+        "result": the file's JSON, "seconds"} in the first case, wait()'s outcome in the second."""
+        assert self.releases or not self.gated, "a gated child is waited for after its release"
+        return self._watch(os.path.join(self.scratch, name))
+
+    def _watch(self, report):
         pid, limits, start = self.pid, self.limits, self.start
         deadline = start + float(limits["timeout_s"])
         status, killed_for = 0, ""
@@ -138,6 +152,14 @@ class Child:
         marker = os.path.join(self.scratch, child.WAIT_MARKER)
         credit, cap, last = 0.0, float(limits["timeout_s"]), start
         while True:
+            if report and os.path.exists(report):
+                out = {"ended": "report", "seconds": time.monotonic() - start}
+                try:
+                    with open(report) as f:
+                        out["result"] = json.load(f)
+                    return out
+                except (OSError, ValueError):
+                    pass  # not the child's own rename: judged when it ends
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
                 break
@@ -157,7 +179,7 @@ class Child:
                 _kill_group(pid)
                 _, status = os.waitpid(pid, 0)
                 break
-            time.sleep(0.02 if now - start < 2 else 0.1)
+            time.sleep(0.01 if now - start < 2 else 0.1)
         _kill_group(pid)  # whatever the child left behind in its group
         self.done = True
         out = _outcome(self.scratch, start, status, killed_for)

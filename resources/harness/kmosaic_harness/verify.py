@@ -4,18 +4,13 @@ import os
 import random
 import shutil
 
-import torch
-
 from . import build, buildcache, buildstage, child_reference, child_solution, gpulock, spawn, tools
-from .judging import Judging
 
-# The judge keeps the reference's outputs on the GPU up to this size (else mapped from their files, uploaded per use).
-JUDGE_GPU_BYTES = 16 << 30
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
 
 
-class Verification(Judging):
+class Verification:
     def __init__(self, worker, req, phase):
         self.worker = worker
         self.phase = phase
@@ -157,7 +152,6 @@ class Verification(Judging):
         else:
             ref_child = self._start("reference", [], self.limits, cpu,
                                     child_reference.body(self.device, os.path.join(self.dir, "reference")), gated=True)
-        ref_dir = ref_child.scratch
         ref_child.release(self._plan())
         sol_plan = self._plan()
         sol_plan.update({"solution": self.sol["source"], "solution_path": self.sol.get("path") or "solution.py",
@@ -174,15 +168,15 @@ class Verification(Judging):
             # the CPU the two would share the cores, and the reference's timing with them: one after the other.
             sol_child = start_solution()
             stage = self._build()
-            ref = ref_child.wait()
+            ref = ref_child.wait_report(child_reference.REPORT)
         else:
-            ref = ref_child.wait()
+            ref = ref_child.wait_report(child_reference.REPORT)
             sol_child, stage = None, None
         res = ref.get("result") or {}
         self.durations["reference_s"] = round(ref["seconds"], 4)
         self._phases("reference", res)
         self.durations["ref_timing_s"] = float((res.get("timing") or {}).get("seconds") or 0.0)
-        if ref["ended"] != "exit" or "error" in res or not res:
+        if ref["ended"] != "report" or "error" in res or not res:
             v["status"] = "INVALID_REFERENCE"
             v["error"] = self._child_error(ref, "the reference")
             return v
@@ -206,7 +200,6 @@ class Verification(Judging):
         self.phase("solution")
         sol_child.release({"expected": [c["outputs"] for c in res["configs"]],
                            "l2_bytes": self.timing.get("l2_bytes")})
-        judge = self._start_judge(ref_dir, res, sol_dir)
         sol = sol_child.wait()
         sres = sol.get("result") or {}
         self.durations["solution_s"] = round(sol["seconds"], 4)
@@ -236,11 +229,11 @@ class Verification(Judging):
             v["status"] = "RUNTIME_ERROR"
             v["error"] = self._child_error(sol, "the solution")
             try:  # the trials that finished before the failure are evidence; their judging is not essential
-                self._judge(judge, v, sres, partial=True)
+                self._judge(ref_child, v, sol_dir, sres, partial=True)
             except RuntimeError as e:
                 v["error"]["judging"] = str(e)[:500]
             return v
-        self._judge(judge, v, sres)
+        self._judge(ref_child, v, sol_dir, sres)
         if self.device == "cuda" and v["status"] == "PASSED":
             for kind in ("ncu", "memcheck"):
                 if self.opts.get(kind):
@@ -280,45 +273,23 @@ class Verification(Judging):
         err["log"] = out.get("log_tail", "")[-3000:]
         return err
 
-    def _start_judge(self, ref_dir, res, sol_dir):
-        """The comparison runs in a child of its own: it may use every core and the GPU (the worker itself must stay
-        free of OpenMP pools and CUDA contexts to fork safely), and it never loads solution code. It starts beside
-        the solution child and has the reference's outputs on the GPU by the time the solution's are written."""
-        def work(report, phase, gate):
-            torch.set_num_threads(self.worker.threads)
-            self.judge_device = "cuda" if self.device == "cuda" else "cpu"
-            phase("reference outputs")
-            with gpulock.shared():  # the uploads are GPU work; reading the files steps off it
-                ref_outs = self._read_reference(ref_dir, res)
-                if self.judge_device == "cuda" and _nbytes(ref_outs) <= JUDGE_GPU_BYTES:
-                    ref_outs = {k: [t.to("cuda") for t in ts] for k, ts in ref_outs.items()}
-            phase("waiting for the solution")
-            msg = gate()
-            v, sres, partial = msg["verdict"], msg["solution"], bool(msg["partial"])
-            with gpulock.shared():
-                phase("compare")
-                self._judge_trials(v, ref_outs, sol_dir, sres, partial)
-                if not partial:
-                    self._judge_after(v, ref_outs, res, sol_dir, sres)
-            return {"verdict": v}
-
-        return self._start("judge", [], dict(self.limits, file_mb=16), False, work, gated=True)
-
-    def _judge(self, judge, v, sres, partial=False):
-        judge.release({"verdict": v, "solution": sres, "partial": partial})
+    def _judge(self, ref_child, v, sol_dir, sres, partial=False):
+        """The reference child compares (judging.Judge): it has the reference's outputs on the GPU already, and it
+        never loads solution code (the solution's outputs are files it reads as data)."""
+        gbps = (self.worker.device_facts.get("env") or {}).get("copy_gbps")
+        ref_child.release({"verdict": v, "solution": sres, "solution_dir": sol_dir, "partial": partial,
+                           "judging": {"atol": self.atol, "rtol": self.rtol, "file_mb": self.limits["file_mb"],
+                                       "copy_gbps": gbps}})
         if self.device == "cuda":
             # The next verification's reference child makes its CUDA context while this one compares (both shared
             # GPU work): ready when the next request comes, even straight after this reply.
             self.worker.spares.refill(self.limits)
-        out = judge.wait()
+        out = ref_child.wait()
         self.durations["judge_s"] = round(out["seconds"], 4)
-        self._phases("judge", out.get("result") or {})
+        self._phases("reference", out.get("result") or {})  # all of that child's phases, judging included
         judged = (out.get("result") or {}).get("verdict")
         if out["ended"] != "exit" or not isinstance(judged, dict):
-            raise RuntimeError("the comparison failed: " + json.dumps(self._child_error(out, "the judge"))[:2000])
+            raise RuntimeError("the comparison failed: " + json.dumps(self._child_error(out, "the reference child, judging,"))[:2000])
         v.clear()
         v.update(judged)
 
-
-def _nbytes(outs):
-    return sum(t.numel() * t.element_size() for ts in outs.values() for t in ts)

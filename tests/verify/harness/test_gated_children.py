@@ -52,6 +52,43 @@ class GatedChildren(unittest.TestCase):
         self.assertGreaterEqual(out["result"]["t"], released)
         self.assertEqual([p[0] for p in out["result"]["phases"]][:2], ["start", "early"])
 
+    def test_a_child_reports_then_waits_for_a_second_release(self):
+        import json
+
+        def work(report, phase, gate):
+            first = gate()
+            with open("report.json.tmp", "w") as f:
+                json.dump({"doubled": first["n"] * 2}, f)
+            os.replace("report.json.tmp", "report.json")
+            second = gate()
+            return {"sum": first["n"] + second["n"]}
+
+        c = self._start("r", work)
+        c.release({"n": 20})
+        rep = c.wait_report("report.json")
+        self.assertEqual(rep["ended"], "report", rep)
+        self.assertEqual(rep["result"], {"doubled": 40})
+        self.assertTrue(_alive(c.pid), "it waits for the second release")
+        c.release({"n": 22})
+        out = c.wait()
+        self.assertEqual(out["result"]["sum"], 42)
+
+        c = self._start("s", work)  # waited for without a second release: it learns there is none and ends
+        c.release({"n": 1})
+        self.assertEqual(c.wait_report("report.json")["ended"], "report")
+        out = c.wait()
+        self.assertEqual(out["ended"], "exit")
+        self.assertIn("went away", out["result"]["error"]["message"])
+
+        def crash(report, phase, gate):
+            gate()
+            os._exit(7)
+
+        c = self._start("t", crash)
+        c.release({})
+        out = c.wait_report("report.json")
+        self.assertEqual((out["ended"], out["exit_code"]), ("exit", 7))
+
     def test_the_time_limit_runs_from_the_release(self):
         def work(report, phase, gate):
             gate()

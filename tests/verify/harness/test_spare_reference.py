@@ -1,13 +1,16 @@
 """The reference child a worker starts before its request (spare.py), with a real fork, sandbox and reference
-program on the CPU: it waits for its plan, runs it when released, and is refused (and killed) when the next
-request's sandbox limits differ from the ones it was started with."""
+program on the CPU: it waits for its plan, runs it when released, reports, then judges files written as a solution
+child writes them; it is refused (and killed) when the next request's sandbox limits differ from the ones it was
+started with."""
 import os
 import shutil
 import tempfile
 import time
 import unittest
 
-from kmosaic_harness import spare
+import torch
+
+from kmosaic_harness import child_reference, spare, tensorio
 
 REFERENCE = """
 import torch
@@ -29,6 +32,11 @@ def _plan():
             "profile": False, "compile_baseline": False, "bytes_formula": "", "flops_formula": "", "copy_gbps": 1.0}
 
 
+def _expected(seed, n):
+    torch.manual_seed(seed)
+    return torch.relu(torch.randn(n, 8)) * 2
+
+
 class SpareReference(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp()
@@ -48,16 +56,36 @@ class SpareReference(unittest.TestCase):
         self.assertIsNotNone(child)
         self.assertEqual(child.limits["timeout_s"], 30.0)  # the taking request's time limit
         self.assertEqual(self.spares.take(self.limits), (None, None))  # taken: gone
-        child.release(_plan())
-        out = child.wait()
-        self.assertEqual(out["ended"], "exit", out)
+        plan = _plan()
+        child.release(plan)
+        out = child.wait_report(child_reference.REPORT)
+        self.assertEqual(out["ended"], "report", out)
         res = out["result"]
         self.assertNotIn("error", res, res)
         self.assertEqual([c["outputs"] for c in res["configs"]], [[{"shape": [16, 8], "dtype": "float32"}]])
         self.assertEqual(len(res["timing"]["event_ms"]), 3)
-        self.assertTrue(os.path.exists(os.path.join(child.scratch, "ref_0_1.bin")))
         self.assertEqual([p[0] for p in res["phases"]][:2], ["start", "waiting for the plan"])
         self.assertTrue(folder.startswith(self.root))
+
+        # The solution's files: seed 11 right (and its re-run), seed 12 wrong; the timed outputs right.
+        sol = os.path.join(self.root, "solution")
+        os.makedirs(sol)
+        right = {seed: _expected(seed, 16) for seed in (11, 12, 13)}
+        tensorio.write(os.path.join(sol, "sol_0_0.bin"), [right[11]])
+        tensorio.write(os.path.join(sol, "sol_0_0_rerun.bin"), [right[11]])
+        tensorio.write(os.path.join(sol, "sol_0_1.bin"), [right[12] + 1.0])
+        trials = [{"config_index": 0, "seed_index": 0, "rerun": False}, {"config_index": 0, "seed_index": 0,
+                  "rerun": True}, {"config_index": 0, "seed_index": 1, "rerun": False}]
+        verdict = {"status": "PASSED", "checks": [], "trials": []}
+        child.release({"verdict": verdict, "solution": {"trials": trials}, "solution_dir": sol, "partial": False,
+                       "judging": {"atol": 1e-4, "rtol": 1e-4, "file_mb": 64, "copy_gbps": None}})
+        out = child.wait()
+        self.assertEqual(out["ended"], "exit", out)
+        judged = out["result"]["verdict"]
+        self.assertEqual(judged["status"], "INCORRECT_NUMERICAL", judged)
+        self.assertEqual([t["ok"] for t in judged["trials"]], [True, True, False])
+        self.assertEqual(judged["failure"]["seed"], 12)
+        self.assertIn("compare", [p[0] for p in out["result"]["phases"]])
 
     def test_a_spare_started_under_other_sandbox_limits_is_not_used(self):
         self.spares.refill(self.limits, device="cpu")
