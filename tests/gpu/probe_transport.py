@@ -58,6 +58,29 @@ def write_pinned(path, t, pinned):
     os.close(fd)
 
 
+def prefault(path, nbytes):
+    """What another process (the judge, waiting) could do before the writer comes: the file at its final size with
+    its pages in the page cache (written once), renamed into place."""
+    tmp = path + ".tmp"
+    zeros = bytes(64 << 20)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    off = 0
+    while off < nbytes:
+        off += os.pwrite(fd, zeros[:min(len(zeros), nbytes - off)], off)
+    os.close(fd)
+    os.rename(tmp, path)
+
+
+def write_into(path, t, populate):
+    """tensorio.write's copy into a file that exists at the right size (no truncation, no page allocation)."""
+    raw = t.reshape(-1).view(torch.uint8)
+    with open(path, "r+b") as f:
+        flags = mmap.MAP_SHARED | (mmap.MAP_POPULATE if populate else 0)
+        mm = mmap.mmap(f.fileno(), raw.numel(), flags=flags)
+        torch.frombuffer(mm, dtype=torch.uint8, count=raw.numel()).copy_(raw)
+        del mm
+
+
 def read_pinned(path, pinned):
     fd = os.open(path, os.O_RDONLY)
     view, off = memoryview(pinned.numpy()), 0
@@ -74,15 +97,21 @@ def cudart():
     return ctypes.CDLL("libcudart.so")
 
 
+class IpcHandle(ctypes.Structure):
+    _fields_ = [("reserved", ctypes.c_char * 64)]  # cudaIpcMemHandle_t, passed by value
+
+
 IPC_CHILD = r"""
 import ctypes, json, sys, time, torch
+class IpcHandle(ctypes.Structure):
+    _fields_ = [("reserved", ctypes.c_char * 64)]
 torch.cuda.init(); torch.empty(1, device="cuda")
 rt = None
 for line in open("/proc/self/maps"):
     if "libcudart.so" in line: rt = ctypes.CDLL(line.split()[-1]); break
 msg = json.loads(sys.stdin.readline())
 t0 = time.perf_counter()
-handle = (ctypes.c_byte * 64).from_buffer_copy(bytes.fromhex(msg["handle"]))
+handle = IpcHandle.from_buffer_copy(bytes.fromhex(msg["handle"]))
 ptr = ctypes.c_void_p()
 err = rt.cudaIpcOpenMemHandle(ctypes.byref(ptr), handle, 1)
 if err:
@@ -102,14 +131,14 @@ print(json.dumps({"open_clone_s": t1 - t0, "sum": float(copy.double().sum())}))
 
 def ipc(t, isolate):
     rt = cudart()
-    handle = (ctypes.c_byte * 64)()
+    handle = IpcHandle()
     base, size = ctypes.c_void_p(), ctypes.c_size_t()
     libcuda = ctypes.CDLL("libcuda.so.1")
     libcuda.cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size), ctypes.c_void_p(t.data_ptr()))
     err = rt.cudaIpcGetMemHandle(ctypes.byref(handle), base)
     if err:
         return {"error": f"cudaIpcGetMemHandle: {err}"}
-    msg = {"handle": bytes(handle).hex(), "offset": t.data_ptr() - base.value, "n": t.numel()}
+    msg = {"handle": bytes(handle.reserved).hex(), "offset": t.data_ptr() - base.value, "n": t.numel()}
     cmd = [sys.executable, "-c", IPC_CHILD]
     if isolate:
         cmd = ["unshare", "-rm", "sh", "-c", 'mount -t tmpfs tmpfs /dev/shm && exec "$@"', "sh"] + cmd
@@ -136,6 +165,17 @@ def main():
         row(f"pread pinned + upload {folder}", timed(lambda: read_pinned(path, pinned)))
         row(f"MAP_POPULATE write {folder}", timed(lambda: write_populate(path, t)))
         row(f"pinned + write(2) {folder}", timed(lambda: write_pinned(path, t, pinned)))
+        for populate in (False, True):
+            best = None
+            for _ in range(3):
+                os.unlink(path)
+                t0 = time.perf_counter()
+                prefault(path, N * 4)
+                pre = time.perf_counter() - t0
+                s = timed(lambda: write_into(path, t, populate), repeat=1)
+                best = s if best is None else min(best, s)
+            row(f"write into a prefaulted file{' (MAP_POPULATE)' if populate else ''} {folder}", best,
+                f"prefaulting it took {pre:.3f} s")
         os.unlink(path)
     row("D2H into pinned only", timed(lambda: pinned.copy_(t.view(torch.uint8))))
     row("D2D clone", timed(lambda: t.clone()))
