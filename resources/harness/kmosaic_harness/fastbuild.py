@@ -8,19 +8,26 @@ Wraps torch's ninja step in the build child:
   compile error is always reported from the source as torch would have built it;
 - a precompiled torch/extension.h for the generated main.cpp (the pybind11 module), used when one was built for the
   same compiler and flags (pch.py builds them, outside any solution's process);
-- ninja runs main.cpp and the CUDA source at once (MAX_JOBS is set by the caller).
+- ninja runs main.cpp and the CUDA source at once (MAX_JOBS is set by the caller);
+- nvcc through nvccpar.py: the host and device phases of the CUDA source run side by side (plain nvcc for anything
+  but a single-architecture compile, and whenever a step fails). KMOSAIC_NVCC_PARALLEL=0 turns this off.
 What happened is written to .kmosaic-fastbuild.json in the build folder (report())."""
 import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 import time
 
 LIGHT_HEADER = "kmosaic_light_torch.h"
 REPORT = ".kmosaic-fastbuild.json"
 PCH_HEADER = "kmosaic_torch.h"
+NVCC_PARALLEL_ENV = "KMOSAIC_NVCC_PARALLEL"  # "0": build.ninja's nvcc is left as torch wrote it
+NVCC_PARALLEL_REPORT = ".kmosaic-nvccpar.jsonl"  # nvccpar.py appends one line per compile (mode, reason, steps)
+NVCCPAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nvccpar.py")
 _TORCH_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<torch/(?:extension|types)\.h>[ \t]*$", re.M)
 _OP_CALL = re.compile(r"\b(?:torch|at)::(\w+)\s*\(")
 _EXT_NAME = re.compile(r"\s-DTORCH_EXTENSION_NAME=\S+")
@@ -147,6 +154,58 @@ def _use_pch(build_dir, pch_root, make):
     return "used"
 
 
+def nvcc_parallel_line(nvcc, python, report_path, rerun_on_error=True):
+    """build.ninja's `nvcc = ...` line that runs the CUDA compile through nvccpar.py (stdlib only, so `python -S`)."""
+    words = [python, "-S", NVCCPAR, "--report", report_path]
+    if not rerun_on_error:
+        words.append("--no-rerun-on-error")
+    words += ["--nvcc", nvcc, "--"]
+    return "nvcc = " + " ".join(shlex.quote(w) for w in words).replace("$", "$$")
+
+
+def _use_nvcc_parallel(build_dir, nvcc, rerun_on_error):
+    """Points build.ninja's nvcc at nvccpar.py. nvcc: torch's nvcc path (None: read it from build.ninja).
+    Returns (state, nvcc path)."""
+    if os.environ.get(NVCC_PARALLEL_ENV, "1") == "0":
+        return "disabled", nvcc
+    path = os.path.join(build_dir, "build.ninja")
+    with open(path) as f:
+        text = f.read()
+    if nvcc is None:
+        m = re.search(r"^nvcc = (.*)$", text, re.M)
+        if not m:
+            return "none", None
+        nvcc = m.group(1).strip()
+        if " --nvcc " in nvcc:  # already ours
+            return "present", None
+    if not (os.path.isabs(nvcc) and os.path.isfile(nvcc) and os.access(nvcc, os.X_OK)) or not sys.executable \
+            or not os.path.isfile(NVCCPAR):
+        return "missing", None
+    line = nvcc_parallel_line(nvcc, sys.executable, os.path.join(build_dir, NVCC_PARALLEL_REPORT), rerun_on_error)
+    text, n = re.subn(r"^nvcc = .*$", lambda m: line, text, count=1, flags=re.M)
+    if n != 1:
+        return "none", None
+    with open(path, "w") as f:
+        f.write(text)
+    return "parallel", nvcc
+
+
+def nvcc_runs(build_dir):
+    """What nvccpar.py did in this build folder (its report lines)."""
+    runs = []
+    try:
+        with open(os.path.join(build_dir, NVCC_PARALLEL_REPORT)) as f:
+            for line in f:
+                try:
+                    d = json.loads(line)
+                except ValueError:
+                    continue
+                runs.append({k: d.get(k) for k in ("mode", "reason", "seconds")})
+    except OSError:
+        pass
+    return runs
+
+
 def install(pch_root, make_pch=False):
     """Wraps torch's ninja step in this process. make_pch: build a missing precompiled header (trusted runs only)."""
     import torch.utils.cpp_extension as ce
@@ -156,13 +215,24 @@ def install(pch_root, make_pch=False):
     include_dirs = ce.include_paths()
 
     def fast(build_directory, verbose, error_prefix):
-        rep = {"light": "none", "pch": "off", "attempts": []}
+        rep = {"light": "none", "pch": "off", "nvcc": "off", "attempts": []}
         try:
             rep["pch"] = _use_pch(build_directory, pch_root, make_pch)
         except (OSError, subprocess.CalledProcessError) as e:
             rep["pch"] = f"failed: {e}"[:300]
         cu = os.path.join(build_directory, "cuda.cu")
         saved = lighten(cu, include_dirs) if os.path.exists(cu) else None
+        nvcc = None
+        try:
+            os.remove(os.path.join(build_directory, NVCC_PARALLEL_REPORT))
+        except OSError:
+            pass
+        try:
+            # A light attempt's errors are thrown away (the original source is built next), so nvccpar need not
+            # rerun plain nvcc to print them exactly.
+            rep["nvcc"], nvcc = _use_nvcc_parallel(build_directory, None, rerun_on_error=saved is None)
+        except OSError as e:
+            rep["nvcc"] = f"failed: {e}"[:300]
         try:
             t0 = time.perf_counter()
             try:
@@ -178,10 +248,16 @@ def install(pch_root, make_pch=False):
             rep["light"] = "fallback"
             with open(cu, "w") as f:
                 f.write(saved)
+            if nvcc:
+                try:
+                    _use_nvcc_parallel(build_directory, nvcc, rerun_on_error=True)
+                except OSError as e:
+                    rep["nvcc"] = f"failed: {e}"[:300]
             t0 = time.perf_counter()
             original(build_directory, verbose, error_prefix)
             rep["attempts"].append({"light": False, "ok": True, "seconds": time.perf_counter() - t0})
         finally:
+            rep["nvcc_runs"] = nvcc_runs(build_directory)
             with open(os.path.join(build_directory, REPORT), "w") as f:
                 json.dump(rep, f)
 
