@@ -3,6 +3,8 @@
 #include "util/Json.h"
 #include "util/Logging.h"
 
+#include <QDir>
+
 namespace km {
 
 namespace {
@@ -47,7 +49,14 @@ void HarnessWorker::start()
     m_ready = false;
     m_buffer.clear();
     m_stderr.clear();
-    m_process.start(m_launch.program, m_launch.arguments);
+    QStringList args = m_launch.arguments;
+    if (!args.contains(QStringLiteral("--scratch"))) {
+        const QString tmp = m_launch.environment.value(QStringLiteral("TMPDIR"), QDir::tempPath());
+        m_scratch = std::make_unique<QTemporaryDir>(tmp + QStringLiteral("/kmosaic-worker-XXXXXX"));
+        if (m_scratch->isValid())
+            args << QStringLiteral("--scratch") << m_scratch->path();  // else the worker makes a folder of its own
+    }
+    m_process.start(m_launch.program, args);
     m_helloId = send({{QStringLiteral("op"), QStringLiteral("hello")}});
 }
 

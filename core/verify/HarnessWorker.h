@@ -6,7 +6,10 @@
 
 #include <QObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QVariantMap>
+
+#include <memory>
 
 namespace km {
 
@@ -38,6 +41,9 @@ private:
 
     HarnessLaunch m_launch;
     QProcess m_process;
+    // The worker's scratch root when its launch names none: removed here, also when the worker was killed and could
+    // not remove it itself.
+    std::unique_ptr<QTemporaryDir> m_scratch;
     QByteArray m_buffer;
     QByteArray m_stderr;
     QVariantMap m_hello;

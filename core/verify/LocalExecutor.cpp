@@ -3,6 +3,8 @@
 #include "util/Logging.h"
 #include "verify/HarnessWorker.h"
 
+#include <utility>
+
 namespace km {
 
 LocalExecutor::LocalExecutor(HarnessLaunch launch, QObject* parent) : Executor(parent), m_launch(std::move(launch))
@@ -61,8 +63,10 @@ void LocalExecutor::ensureWorker()
     });
     connect(m_worker.get(), &HarnessWorker::reply, this, &LocalExecutor::onReply);
     connect(m_worker.get(), &HarnessWorker::event, this, [this](qint64 id, const QVariantMap& ev) {
-        if (m_current && id == m_currentId)
+        if (m_current && id == m_currentId) {
+            m_current->started = true;
             Q_EMIT phase(m_current->ticket, ev.value(QStringLiteral("phase")).toString());
+        }
     });
     connect(m_worker.get(), &HarnessWorker::died, this, &LocalExecutor::onDied);
     m_worker->start();
@@ -110,7 +114,16 @@ void LocalExecutor::onDied(const QString& why)
         m_worker->disconnect(this);
         m_worker.release()->deleteLater();
     }
-    if (m_current) {
+    if (m_current && !m_current->started && !m_current->resent) {
+        // The worker died before it began this request (killed while idle, the request written to a dying
+        // process): the request goes to a fresh worker once rather than failing.
+        Job job = *std::exchange(m_current, std::nullopt);
+        job.resent = true;
+        m_deadline.stop();
+        m_currentId = 0;
+        m_queue.prepend(job);
+        QTimer::singleShot(0, this, &LocalExecutor::pump);
+    } else if (m_current) {
         finishCurrent({}, why);
     } else {
         // Nothing in flight: the queue waits for a worker that cannot start; fail it rather than spin.

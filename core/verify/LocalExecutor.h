@@ -32,6 +32,8 @@ private:
     struct Job {
         quint64 ticket = 0;
         QVariantMap request;
+        bool started = false;  // the worker has reported a phase of it
+        bool resent = false;   // sent again once, after a worker that died before starting it
     };
     void pump();
     void ensureWorker();

@@ -6,6 +6,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 #include <unistd.h>
 
 namespace {
@@ -176,6 +177,39 @@ private Q_SLOTS:
                      kCorpus + "/tricks/try_fallback.py"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(QLatin1String("kmosaic pool serve")), qPrintable(r.err));
+    }
+
+    void aKilledWorkerLeavesNoScratchFolder()
+    {
+        // The pool's worker is killed (as a cancel, a hung request or a crash does); its replacement serves on, and
+        // once the pool stops no worker folder is left in the temporary folder.
+        QTemporaryDir tmp;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TMPDIR"), tmp.path());
+        const QString socket = m_dir.filePath(QStringLiteral("pool-k.sock"));
+        QProcess pool;
+        pool.setProcessEnvironment(env);
+        pool.start(QStringLiteral(KMOSAIC_CLI), {"--db", m_db, "pool", "serve", "--socket", socket});
+        QByteArray said;
+        while (!said.contains("worker(s) ready") && pool.waitForReadyRead(120000))
+            said += pool.readAll();
+        QVERIFY2(said.contains("worker(s) ready"), said.constData());
+        const QStringList verify{"--db", m_db, "verify", "--pool", socket, "--task", "leaky-relu", "--solution",
+                                 kCorpus + "/malformed/wrong_shape.py", "--json", "--quiet"};
+        Run r = km::test::runKmosaic(verify, 120000, env);
+        const qint64 first = jsonLine(r.out.trimmed()).value("environment").toMap().value("worker_pid").toLongLong();
+        QVERIFY2(first > 0, qPrintable(r.out + r.err));
+        const QStringList folders = QDir(tmp.path()).entryList({"kmosaic-worker-*"}, QDir::Dirs);
+        QCOMPARE(folders.size(), 1);
+        QCOMPARE(::kill(pid_t(first), SIGKILL), 0);
+        r = km::test::runKmosaic(verify, 120000, env);
+        const qint64 second = jsonLine(r.out.trimmed()).value("environment").toMap().value("worker_pid").toLongLong();
+        QVERIFY2(second > 0 && second != first, qPrintable(r.out + r.err));
+        QVERIFY2(!QDir(tmp.path()).exists(folders.first()), "the killed worker's folder is still there");
+        r = kmosaic({"--db", m_db, "pool", "status", "--socket", socket, "--stop"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY(pool.waitForFinished(30000));
+        QCOMPARE(QDir(tmp.path()).entryList({"kmosaic-worker-*"}, QDir::Dirs), QStringList());
     }
 
     void gpusAreListedAndABatchSpreadsOverThem()
