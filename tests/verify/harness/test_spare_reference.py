@@ -87,6 +87,17 @@ class SpareReference(unittest.TestCase):
         self.assertEqual(judged["failure"]["seed"], 12)
         self.assertIn("compare", [p[0] for p in out["result"]["phases"]])
 
+    def test_a_reference_that_returns_no_tensor_ends_before_its_report(self):
+        self.spares.refill(self.limits, device="cpu")
+        child, _ = self.spares.take(self.limits)
+        plan = _plan()
+        plan["reference"] = REFERENCE.replace("return torch.relu(x) * 2", "return float(x.sum())")
+        child.release(plan)
+        out = child.wait_report(child_reference.REPORT)
+        self.assertEqual(out["ended"], "exit", out)
+        self.assertEqual(out["result"]["error"]["kind"], "contract")
+        self.assertIn("returns float, not tensors", out["result"]["error"]["message"])
+
     def test_a_spare_started_under_other_sandbox_limits_is_not_used(self):
         self.spares.refill(self.limits, device="cpu")
         pid = self.spares._child.pid
