@@ -32,7 +32,7 @@ for f in glob.glob("/tmp/tmp.*/cache-batch/ext/*/.kmosaic-fastbuild.json") + glo
     except Exception:
         continue
     c["builds"] += 1
-    for k in ("light", "pch"):
+    for k in ("light", "pch", "nvcc"):
         c[f"{k}={r.get(k)}"] += 1
-print("\nlight headers / pch in the batch's builds:", dict(c))
+print("\nlight headers / pch / nvcc (nvccpar) in the batch's builds:", dict(c))
 PY
