@@ -33,12 +33,14 @@ def body(device, scratch):
         result["isolation"] = report
         result["phases"] = phase.seconds()
         _write_report(scratch, result)
-        phase("waiting for the solution")
+        judge = Judge(plan, result, outs)
+        phase("comparing the solution's outputs as they come")
+        while not gate.ready(0.02):
+            judge.read_ahead(plan["solution_dir"])
         msg = gate()
-        judge = Judge(plan, msg["judging"], result, outs)
         with gpulock.shared():  # comparisons on the GPU; reading the solution's files steps off it
             phase("compare")
-            verdict = judge.run(msg["verdict"], msg["solution_dir"], msg["solution"], bool(msg["partial"]))
+            verdict = judge.run(msg["verdict"], plan["solution_dir"], msg["solution"], bool(msg["partial"]))
         return {"verdict": verdict}
 
     def _work(report, phase, plan):

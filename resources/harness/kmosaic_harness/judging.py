@@ -1,19 +1,28 @@
 """The judgement of one verification, run in the reference child once the solution child has ended: the
 solution's outputs (files it wrote) against the reference's (kept in this process, on the GPU), the integrity checks
 on them, the timing figures and their checks. It never loads solution code."""
+import copy
 import os
+import re
 
 from . import gpulock, judge, stats, tensorio
 
 LIBRARY_ERROR_SHARE = 0.10
 LIBRARY_WARNING_SHARE = 0.50
+# The solution's outputs read ahead are kept on the GPU up to this many bytes (beyond: mapped, uploaded per use).
+AHEAD_GPU_BYTES = 16 << 30
+_TRIAL_FILE = re.compile(r"^sol_(\d+)_(\d+)(?:_rerun)?\.bin$")
+_TIMED_FILE = re.compile(r"^sol_timed_\d+\.bin$")
 
 
 class Judge:
-    """plan: the reference child's plan; judging: what the worker adds (atol, rtol, file_mb, copy_gbps); result: the
-    reference's result; ref_outs: {(config, seed): [tensors], "timed": [tensors]}."""
+    """plan: the reference child's plan, with "judging" (atol, rtol, file_mb); result: the reference's result;
+    ref_outs: {(config, seed): [tensors], "timed": [tensors]}. While the solution child still runs, read_ahead()
+    reads and compares each output file it has published (tensorio.write renames a finished file into place); the
+    judgement then reuses what it found for every file that is still the same file (inode, size, mtime)."""
 
-    def __init__(self, plan, judging, result, ref_outs):
+    def __init__(self, plan, result, ref_outs):
+        judging = plan["judging"]
         self.configs, self.seeds, self.timing = plan["configs"], plan["seeds"], plan["timing"]
         self.device = plan["device"]
         self.judge_device = "cuda" if self.device == "cuda" else "cpu"
@@ -24,6 +33,26 @@ class Judge:
         self.ref_timing = result.get("timing") or {}
         self.ref_facts = {k: result.get(k) for k in ("bytes", "flops", "compiled")}
         self.ref_outs = ref_outs
+        self._files = {}  # name -> (stat key, outputs or the error reading them)
+        self._compared = {}  # name -> (outputs compared, trial record)
+        self._ahead_bytes = 0
+
+    def read_ahead(self, sol_dir):
+        """Reads and compares the output files published since the last call (on a GPU under a shared hold)."""
+        try:
+            names = sorted(os.listdir(sol_dir))
+        except OSError:
+            return
+        for name in names:
+            m = _TRIAL_FILE.match(name)
+            key = (int(m.group(1)), int(m.group(2))) if m else (0, 0) if name == "sol_refagain.bin" else \
+                "timed" if _TIMED_FILE.match(name) else None
+            if key not in self.ref_outs or (name, key) in self._compared:
+                continue
+            with gpulock.shared():
+                outs = self._read_solution(sol_dir, name)
+                if isinstance(outs, list):
+                    self._compare(name, key, outs)
 
     def run(self, v, sol_dir, sres, partial):
         """The verdict `v` (as the worker has it) with the trials judged; with partial (the solution failed), only
@@ -34,14 +63,38 @@ class Judge:
         return v
 
     def _read_solution(self, sol_dir, name):
+        """The outputs in a file of the solution's (None: no such file; an exception: unreadable), read once per file:
+        a file replaced since (another inode, size or mtime) is read again."""
         path = os.path.join(sol_dir, name)
-        if not os.path.exists(path):
+        try:
+            st = os.stat(path)
+        except OSError:
             return None
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+        known = self._files.get(name)
+        if known and known[0] == stamp:
+            return known[1]
         try:
             with gpulock.off_gpu():
-                return tensorio.read(path, self.file_limit)
+                outs = tensorio.read(path, self.file_limit)
+            size = sum(t.numel() * t.element_size() for t in outs)
+            if self.judge_device == "cuda" and self._ahead_bytes + size <= AHEAD_GPU_BYTES:
+                outs = [t.to("cuda") for t in outs]  # once, for every comparison that uses them
+                self._ahead_bytes += size
         except (tensorio.FormatError, OSError) as e:
-            return e
+            outs = e
+        self._files[name] = (stamp, outs)
+        for k in [k for k in self._compared if k[0] == name]:
+            del self._compared[k]
+        return outs
+
+    def _compare(self, name, ref_key, outs):
+        """judge.compare of a file's outputs against the reference's outputs `ref_key`, once per file read."""
+        known = self._compared.get((name, ref_key))
+        if known is None or known[0] is not outs:
+            known = (outs, judge.compare(self.ref_outs[ref_key], outs, self.atol, self.rtol, self.judge_device))
+            self._compared[(name, ref_key)] = known
+        return copy.deepcopy(known[1])  # callers extend the record
 
     def _judge_trials(self, v, ref_outs, sol_dir, sres, partial=False):
         reported = {(t.get("config_index"), t.get("seed_index"), bool(t.get("rerun"))): t
@@ -57,7 +110,8 @@ class Judge:
                     if info and "shape_error" in info:
                         rec.update(ok=False, status="INCORRECT_SHAPE", message=info["shape_error"])
                     else:
-                        outs = self._read_solution(sol_dir, f"sol_{ci}_{si}{'_rerun' if rerun else ''}.bin")
+                        name = f"sol_{ci}_{si}{'_rerun' if rerun else ''}.bin"
+                        outs = self._read_solution(sol_dir, name)
                         if outs is None:
                             if partial:
                                 continue
@@ -65,7 +119,7 @@ class Judge:
                         elif isinstance(outs, Exception):
                             rec.update(ok=False, status="INCORRECT_SHAPE", message=f"unreadable output: {outs}")
                         else:
-                            rec.update(judge.compare(ref_outs[(ci, si)], outs, self.atol, self.rtol, self.judge_device))
+                            rec.update(self._compare(name, (ci, si), outs))
                             if not rerun:
                                 first = outs
                             elif rec["ok"]:
@@ -95,7 +149,7 @@ class Judge:
     def _judge_after(self, v, ref_outs, sol_dir, sres):
         again = self._read_solution(sol_dir, "sol_refagain.bin")
         if isinstance(again, list):
-            rec = judge.compare(ref_outs[(0, 0)], again, self.atol, self.rtol, self.judge_device)
+            rec = self._compare("sol_refagain.bin", (0, 0), again)
             if not rec["ok"]:
                 self._add(v, "runtime.reference_disturbed", "the reference, run in the solution's process after it, "
                           "no longer matches its clean run: " + rec.get("message", ""))
@@ -105,9 +159,11 @@ class Judge:
         # Outputs wrong in the trials are judged there; wrong only while timed is the "shortcut when timed" trick.
         timed_files = (t.get("timed_files") or {}) if v["status"] == "PASSED" else {}
         for idx, name in timed_files.items():
+            if not isinstance(name, str) or not _TIMED_FILE.match(name):
+                continue  # a name the solution child made up: no file of the timed runs
             outs = self._read_solution(sol_dir, name)
             if isinstance(outs, list):
-                rec = judge.compare(ref_outs["timed"], outs, self.atol, self.rtol, self.judge_device)
+                rec = self._compare(name, "timed", outs)
                 if not rec["ok"]:
                     self._add(v, "runtime.timed_outputs", f"the output of timed run {int(idx) + 1} is wrong: "
                               + rec.get("message", ""))

@@ -1,6 +1,7 @@
 """Forking a child, watching it (wall clock, resident memory) and collecting how it ended."""
 import json
 import os
+import select
 import signal
 import time
 
@@ -88,6 +89,11 @@ def _gated(work, fd, scratch):
         with open(os.path.join(scratch, GATE_MESSAGE)) as f:
             return json.load(f)
 
+    def ready(timeout):
+        """Whether a release is waiting (gate() would return at once), after at most `timeout` seconds."""
+        return bool(select.select([fd], [], [], timeout)[0])
+
+    gate.ready = ready
     return lambda report, phase: work(report, phase, gate)
 
 

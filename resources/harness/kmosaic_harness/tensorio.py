@@ -42,21 +42,22 @@ def write(path, tensors):
         blobs.append(raw)
     header = _header(metas)
     offsets, total = _layout(len(header), metas)
-    with open(path, "w+b") as f:
+    part = path + ".part"  # published whole by the rename: a reader that finds `path` finds all of it
+    with open(part, "w+b") as f:
         f.write(header)
         f.truncate(total)
-        if total == len(header):
-            return
-        mm = mmap.mmap(f.fileno(), total)
-        try:
-            for raw, off in zip(blobs, offsets):
-                if raw is not None:
-                    torch.frombuffer(mm, dtype=torch.uint8, count=raw.numel(), offset=off).copy_(raw)
-        finally:
+        if total > len(header):
+            mm = mmap.mmap(f.fileno(), total)
             try:
-                mm.close()
-            except BufferError:  # a view still alive: the mapping goes with it
-                pass
+                for raw, off in zip(blobs, offsets):
+                    if raw is not None:
+                        torch.frombuffer(mm, dtype=torch.uint8, count=raw.numel(), offset=off).copy_(raw)
+            finally:
+                try:
+                    mm.close()
+                except BufferError:  # a view still alive: the mapping goes with it
+                    pass
+    os.replace(part, path)
 
 
 def _header(metas):

@@ -152,11 +152,12 @@ class Verification:
         else:
             ref_child = self._start("reference", [], self.limits, cpu,
                                     child_reference.body(self.device, os.path.join(self.dir, "reference")), gated=True)
-        ref_child.release(self._plan())
+        sol_dir = os.path.join(self.dir, "solution")
+        ref_child.release(dict(self._plan(), solution_dir=sol_dir, judging={
+            "atol": self.atol, "rtol": self.rtol, "file_mb": self.limits["file_mb"]}))
         sol_plan = self._plan()
         sol_plan.update({"solution": self.sol["source"], "solution_path": self.sol.get("path") or "solution.py",
                          "build_dir": self.build_dir, "ext_root": self.cache_root, "toolchain": self.worker.toolchain()})
-        sol_dir = os.path.join(self.dir, "solution")
         os.environ["TORCH_EXTENSIONS_DIR"] = self.build_dir  # inherited by the forked child
 
         def start_solution():
@@ -276,10 +277,7 @@ class Verification:
     def _judge(self, ref_child, v, sol_dir, sres, partial=False):
         """The reference child compares (judging.Judge): it has the reference's outputs on the GPU already, and it
         never loads solution code (the solution's outputs are files it reads as data)."""
-        gbps = (self.worker.device_facts.get("env") or {}).get("copy_gbps")
-        ref_child.release({"verdict": v, "solution": sres, "solution_dir": sol_dir, "partial": partial,
-                           "judging": {"atol": self.atol, "rtol": self.rtol, "file_mb": self.limits["file_mb"],
-                                       "copy_gbps": gbps}})
+        ref_child.release({"verdict": v, "solution": sres, "partial": partial})
         if self.device == "cuda":
             # The next verification's reference child makes its CUDA context while this one compares (both shared
             # GPU work): ready when the next request comes, even straight after this reply.

@@ -26,8 +26,9 @@ def get_init_inputs():
 """
 
 
-def _plan():
-    return {"device": "cpu", "configs": [{"name": "small", "values": {"N": 16}}], "seeds": [11, 12], "init_seed": 5,
+def _plan(solution_dir="/nonexistent-solution-dir"):
+    return {"solution_dir": solution_dir, "judging": {"atol": 1e-4, "rtol": 1e-4, "file_mb": 64},
+            "device": "cpu", "configs": [{"name": "small", "values": {"N": 16}}], "seeds": [11, 12], "init_seed": 5,
             "timing": {"config_index": 0, "seed": 13, "runs": 3, "warmup": 1}, "reference": REFERENCE, "threads": 1,
             "profile": False, "compile_baseline": False, "bytes_formula": "", "flops_formula": "", "copy_gbps": 1.0}
 
@@ -56,7 +57,8 @@ class SpareReference(unittest.TestCase):
         self.assertIsNotNone(child)
         self.assertEqual(child.limits["timeout_s"], 30.0)  # the taking request's time limit
         self.assertEqual(self.spares.take(self.limits), (None, None))  # taken: gone
-        plan = _plan()
+        sol = os.path.join(self.root, "solution")
+        plan = _plan(sol)
         child.release(plan)
         out = child.wait_report(child_reference.REPORT)
         self.assertEqual(out["ended"], "report", out)
@@ -67,18 +69,19 @@ class SpareReference(unittest.TestCase):
         self.assertEqual([p[0] for p in res["phases"]][:2], ["start", "waiting for the plan"])
         self.assertTrue(folder.startswith(self.root))
 
-        # The solution's files: seed 11 right (and its re-run), seed 12 wrong; the timed outputs right.
-        sol = os.path.join(self.root, "solution")
+        # The solution's files, written while the reference child waits (it reads them ahead): seed 11 right (and
+        # its re-run); seed 12 right at first, then replaced by a wrong one.
         os.makedirs(sol)
         right = {seed: _expected(seed, 16) for seed in (11, 12, 13)}
         tensorio.write(os.path.join(sol, "sol_0_0.bin"), [right[11]])
         tensorio.write(os.path.join(sol, "sol_0_0_rerun.bin"), [right[11]])
-        tensorio.write(os.path.join(sol, "sol_0_1.bin"), [right[12] + 1.0])
+        tensorio.write(os.path.join(sol, "sol_0_1.bin"), [right[12]])  # right when read ahead ...
         trials = [{"config_index": 0, "seed_index": 0, "rerun": False}, {"config_index": 0, "seed_index": 0,
                   "rerun": True}, {"config_index": 0, "seed_index": 1, "rerun": False}]
         verdict = {"status": "PASSED", "checks": [], "trials": []}
-        child.release({"verdict": verdict, "solution": {"trials": trials}, "solution_dir": sol, "partial": False,
-                       "judging": {"atol": 1e-4, "rtol": 1e-4, "file_mb": 64, "copy_gbps": None}})
+        time.sleep(0.3)
+        tensorio.write(os.path.join(sol, "sol_0_1.bin"), [right[12] + 1.0])  # ... wrong when the solution ends
+        child.release({"verdict": verdict, "solution": {"trials": trials}, "partial": False})
         out = child.wait()
         self.assertEqual(out["ended"], "exit", out)
         judged = out["result"]["verdict"]
