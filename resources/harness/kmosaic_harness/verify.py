@@ -138,8 +138,9 @@ class Verification:
         return c
 
     def _run_children(self):
-        """The reference child starts at once. The solution child and the judge start ahead of their inputs (gated):
-        their process, sandbox and CUDA start overlap the reference, the build and the solution's run."""
+        """Both children are gated (spawn.start_child): the reference child (the spare one when it waits already) gets
+        its plan at once, reports, and later judges; the solution child starts with it on a GPU, so that its process,
+        sandbox and CUDA start overlap the reference and the build, and gets its gate opened after them."""
         v = {"status": "PASSED", "checks": [], "trials": [], "configs_run": [c["name"] for c in self.configs],
              "configs_skipped": self.skipped, "device": self.device,
              "tolerance": {"atol": self.atol, "rtol": self.rtol, "source": self.tol_source},
