@@ -57,9 +57,9 @@ class Judge:
     def run(self, v, sol_dir, sres, partial):
         """The verdict `v` (as the worker has it) with the trials judged; with partial (the solution failed), only
         the trials it finished."""
-        self._judge_trials(v, self.ref_outs, sol_dir, sres, partial)
+        self._judge_trials(v, sol_dir, sres, partial)
         if not partial:
-            self._judge_after(v, self.ref_outs, sol_dir, sres)
+            self._judge_after(v, sol_dir, sres)
         return v
 
     def _read_solution(self, sol_dir, name):
@@ -96,7 +96,7 @@ class Judge:
             self._compared[(name, ref_key)] = known
         return copy.deepcopy(known[1])  # callers extend the record
 
-    def _judge_trials(self, v, ref_outs, sol_dir, sres, partial=False):
+    def _judge_trials(self, v, sol_dir, sres, partial=False):
         reported = {(t.get("config_index"), t.get("seed_index"), bool(t.get("rerun"))): t
                     for t in sres.get("trials", []) if isinstance(t, dict)}
         worst = None
@@ -146,7 +146,7 @@ class Judge:
         if not any(c["check"] == check and c["message"] == message for c in v["checks"]):
             v["checks"].append({"check": check, "severity": severity, "line": 0, "message": message})
 
-    def _judge_after(self, v, ref_outs, sol_dir, sres):
+    def _judge_after(self, v, sol_dir, sres):
         again = self._read_solution(sol_dir, "sol_refagain.bin")
         if isinstance(again, list):
             rec = self._compare("sol_refagain.bin", (0, 0), again)

@@ -231,11 +231,11 @@ class Verification:
             v["status"] = "RUNTIME_ERROR"
             v["error"] = self._child_error(sol, "the solution")
             try:  # the trials that finished before the failure are evidence; their judging is not essential
-                self._judge(ref_child, v, sol_dir, sres, partial=True)
+                self._judge(ref_child, v, sres, partial=True)
             except RuntimeError as e:
                 v["error"]["judging"] = str(e)[:500]
             return v
-        self._judge(ref_child, v, sol_dir, sres)
+        self._judge(ref_child, v, sres)
         if self.device == "cuda" and v["status"] == "PASSED":
             for kind in ("ncu", "memcheck"):
                 if self.opts.get(kind):
@@ -275,7 +275,7 @@ class Verification:
         err["log"] = out.get("log_tail", "")[-3000:]
         return err
 
-    def _judge(self, ref_child, v, sol_dir, sres, partial=False):
+    def _judge(self, ref_child, v, sres, partial=False):
         """The reference child compares (judging.Judge): it has the reference's outputs on the GPU already, and it
         never loads solution code (the solution's outputs are files it reads as data)."""
         ref_child.release({"verdict": v, "solution": sres, "partial": partial})
@@ -288,7 +288,7 @@ class Verification:
         self._phases("reference", out.get("result") or {})  # all of that child's phases, judging included
         judged = (out.get("result") or {}).get("verdict")
         if out["ended"] != "exit" or not isinstance(judged, dict):
-            raise RuntimeError("the comparison failed: " + json.dumps(self._child_error(out, "the reference child, judging,"))[:2000])
+            why = self._child_error(out, "the reference child, judging,")
+            raise RuntimeError("the comparison failed: " + json.dumps(why)[:2000])
         v.clear()
         v.update(judged)
-
