@@ -98,13 +98,22 @@ def cudart():
 
 
 class IpcHandle(ctypes.Structure):
-    _fields_ = [("reserved", ctypes.c_char * 64)]  # cudaIpcMemHandle_t, passed by value
+    _fields_ = [("reserved", ctypes.c_ubyte * 64)]  # cudaIpcMemHandle_t, passed by value
 
 
-IPC_CHILD = r"""
+SANDBOX = r"""
+import os, sys, tempfile
+if os.environ.get("PROBE_SANDBOX"):
+    from kmosaic_harness import sandbox
+    scratch = tempfile.mkdtemp(prefix="kmosaic-probe-")
+    report = sandbox.enter(scratch, [], {"file_mb": 1024, "memory_mb": 65536, "timeout_s": 60}, False)
+    print(report, file=sys.stderr)
+"""
+
+IPC_CHILD = SANDBOX + r"""
 import ctypes, json, sys, time, torch
 class IpcHandle(ctypes.Structure):
-    _fields_ = [("reserved", ctypes.c_char * 64)]
+    _fields_ = [("reserved", ctypes.c_ubyte * 64)]
 torch.cuda.init(); torch.empty(1, device="cuda")
 rt = None
 for line in open("/proc/self/maps"):
@@ -129,7 +138,55 @@ print(json.dumps({"open_clone_s": t1 - t0, "sum": float(copy.double().sum())}))
 """
 
 
-def ipc(t, isolate):
+# The other direction, as the harness would use it: the (sandboxed) child exports its output, the parent opens it.
+EXPORT_CHILD = SANDBOX + r"""
+import ctypes, json, sys, torch
+class IpcHandle(ctypes.Structure):
+    _fields_ = [("reserved", ctypes.c_ubyte * 64)]
+t = torch.full((int(sys.argv[1]),), 2.0, device="cuda")
+torch.cuda.synchronize()
+rt = None
+for line in open("/proc/self/maps"):
+    if "libcudart.so" in line: rt = ctypes.CDLL(line.split()[-1]); break
+h = IpcHandle()
+base, size = ctypes.c_void_p(), ctypes.c_size_t()
+ctypes.CDLL("libcuda.so.1").cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size), ctypes.c_void_p(t.data_ptr()))
+err = rt.cudaIpcGetMemHandle(ctypes.byref(h), base)
+print(json.dumps({"err": err, "handle": bytes(h.reserved).hex(), "offset": t.data_ptr() - base.value}), flush=True)
+sys.stdin.readline()
+"""
+
+
+def ipc_from_child(n, sandboxed):
+    env = dict(os.environ, PROBE_SANDBOX="1" if sandboxed else "")
+    p = subprocess.Popen([sys.executable, "-c", EXPORT_CHILD, str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        msg = json.loads(p.stdout.readline())
+        if msg["err"]:
+            return {"error": f"cudaIpcGetMemHandle in the child: {msg['err']}"}
+        rt = cudart()
+        t0 = time.perf_counter()
+        ptr = ctypes.c_void_p()
+        err = rt.cudaIpcOpenMemHandle(ctypes.byref(ptr), IpcHandle.from_buffer_copy(bytes.fromhex(msg["handle"])), 1)
+        if err:
+            return {"error": f"cudaIpcOpenMemHandle in the parent: {err}"}
+        a = type("A", (), {})()
+        a.__cuda_array_interface__ = {"shape": (n,), "typestr": "<f4", "data": (ptr.value + msg["offset"], False),
+                                      "version": 3}
+        copy = torch.as_tensor(a, device="cuda").clone()
+        torch.cuda.synchronize()
+        t1 = time.perf_counter()
+        rt.cudaIpcCloseMemHandle(ptr)
+        return {"open_clone_s": t1 - t0, "sum_ok": float(copy.double().sum()) == 2.0 * n}
+    except (ValueError, KeyError) as e:
+        return {"error": f"{e}: {p.stderr.read()[-300:] if p.poll() is not None else ''}"}
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)
+
+
+def ipc(t, isolate, sandboxed=False):
     rt = cudart()
     handle = IpcHandle()
     base, size = ctypes.c_void_p(), ctypes.c_size_t()
@@ -142,8 +199,9 @@ def ipc(t, isolate):
     cmd = [sys.executable, "-c", IPC_CHILD]
     if isolate:
         cmd = ["unshare", "-rm", "sh", "-c", 'mount -t tmpfs tmpfs /dev/shm && exec "$@"', "sh"] + cmd
+    env = dict(os.environ, PROBE_SANDBOX="1" if sandboxed else "")
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, input=json.dumps(msg) + "\n", capture_output=True, text=True, timeout=120)
+    p = subprocess.run(cmd, input=json.dumps(msg) + "\n", capture_output=True, text=True, timeout=120, env=env)
     wall = time.perf_counter() - t0
     try:
         out = json.loads(p.stdout.strip().splitlines()[-1])
@@ -183,6 +241,14 @@ def main():
         out = ipc(t, isolate)
         name = "CUDA IPC open+clone" + (" (own mount ns, private /dev/shm)" if isolate else "")
         row(name, out.get("open_clone_s"), json.dumps({k: v for k, v in out.items() if k != "open_clone_s"})[:300])
+    out = ipc(t, False, sandboxed=True)
+    row("CUDA IPC open+clone, child in the harness sandbox", out.get("open_clone_s"),
+        json.dumps({k: v for k, v in out.items() if k != "open_clone_s"})[:300])
+    for sandboxed in (False, True):
+        for attempt in (1, 2):
+            out = ipc_from_child(N, sandboxed)
+            row(f"CUDA IPC, child exports, parent opens+clones{' (child sandboxed)' if sandboxed else ''} #{attempt}",
+                out.get("open_clone_s"), json.dumps({k: v for k, v in out.items() if k != "open_clone_s"})[:300])
     print(f"256 MB float32, best of 3; {torch.cuda.get_device_name(0)}, torch {torch.__version__}\n")
     print("| what | seconds | note |\n|---|---|---|")
     for name, s, note in ROWS:

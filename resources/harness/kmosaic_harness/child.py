@@ -29,8 +29,9 @@ class Phase:
         return [[name, round(end - t, 4)] for (name, t), end in zip(self._marks, ends)]
 
 
-def run(scratch, writable, limits, use_as_limit, body):
-    """In the child after fork: never returns. `body(report, phase)` returns the result dict."""
+def run(scratch, writable, limits, use_as_limit, body, linger=None):
+    """In the child after fork: never returns. `body(report, phase)` returns the result dict. `linger()`, when
+    given, is called after the result is written, before the process exits (spawn.start_child(linger=True))."""
     code = 0
     phase = Phase(scratch)
     try:
@@ -76,6 +77,8 @@ def run(scratch, writable, limits, use_as_limit, body):
         code = 3
     try:
         sys.stdout.flush()
+        if linger is not None and code == 0:
+            linger()
     except BaseException:  # noqa: BLE001
         pass
     os._exit(code)

@@ -1,6 +1,8 @@
-"""The judgement of one verification, run in the reference child once the solution child has ended: the
-solution's outputs (files it wrote) against the reference's (kept in this process, on the GPU), the integrity checks
-on them, the timing figures and their checks. It never loads solution code."""
+"""The judgement of one verification, run in the reference child once the solution child has reported: the
+solution's outputs (files it wrote, or GPU memory those files name: tensorio.write_exported) against the reference's
+(kept in this process, on the GPU), the integrity checks on them, the timing figures and their checks. It never
+loads solution code."""
+import contextlib
 import copy
 import os
 import re
@@ -11,6 +13,8 @@ LIBRARY_ERROR_SHARE = 0.10
 LIBRARY_WARNING_SHARE = 0.50
 # The solution's outputs read ahead are kept on the GPU up to this many bytes (beyond: mapped, uploaded per use).
 AHEAD_GPU_BYTES = 16 << 30
+# Files up to this size are read under the GPU hold (an exported one is copied GPU to GPU); larger ones step off it.
+SMALL_FILE_BYTES = 1 << 20
 _TRIAL_FILE = re.compile(r"^sol_(\d+)_(\d+)(?:_rerun)?\.bin$")
 _TIMED_FILE = re.compile(r"^sol_timed_\d+\.bin$")
 
@@ -18,7 +22,7 @@ _TIMED_FILE = re.compile(r"^sol_timed_\d+\.bin$")
 class Judge:
     """plan: the reference child's plan, with "judging" (atol, rtol, file_mb); result: the reference's result;
     ref_outs: {(config, seed): [tensors], "timed": [tensors]}. While the solution child still runs, read_ahead()
-    reads and compares each output file it has published (tensorio.write renames a finished file into place); the
+    reads and compares each output file it has published (tensorio renames a finished file into place); the
     judgement then reuses what it found for every file that is still the same file (inode, size, mtime)."""
 
     def __init__(self, plan, result, ref_outs):
@@ -75,12 +79,14 @@ class Judge:
         if known and known[0] == stamp:
             return known[1]
         try:
-            with gpulock.off_gpu():
+            with gpulock.off_gpu() if st.st_size > SMALL_FILE_BYTES else contextlib.nullcontext():
                 outs = tensorio.read(path, self.file_limit)
             size = sum(t.numel() * t.element_size() for t in outs)
             if self.judge_device == "cuda" and self._ahead_bytes + size <= AHEAD_GPU_BYTES:
                 outs = [t.to("cuda") for t in outs]  # once, for every comparison that uses them
                 self._ahead_bytes += size
+            elif any(t.is_cuda for t in outs) and self.judge_device == "cuda":
+                outs = [t.cpu() for t in outs]  # exported outputs beyond the budget wait in host memory
         except (tensorio.FormatError, OSError) as e:
             outs = e
         self._files[name] = (stamp, outs)

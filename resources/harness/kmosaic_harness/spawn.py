@@ -50,13 +50,18 @@ def run_child(scratch, writable, limits, use_as_limit, work):
     return start_child(scratch, writable, limits, use_as_limit, work).wait()
 
 
-def start_child(scratch, writable, limits, use_as_limit, work, gated=False):
+def start_child(scratch, writable, limits, use_as_limit, work, gated=False, linger=False):
     """Forks and returns at once: the worker can do other work (a build) while the child runs, then wait() for it.
     The child's deadline runs from now; its memory is watched only while the worker waits.
 
     gated: `work(report, phase, gate)` gets a `gate()` that blocks until the worker calls release(message) and
     returns that message (a JSON value). A child started ahead of its inputs does its slow start (process, sandbox,
-    CUDA context, data it already has) meanwhile; its deadline then runs from the release."""
+    CUDA context, data it already has) meanwhile; its deadline then runs from the release.
+
+    linger (gated children only): once it has written its result, the child waits, alive, until the worker kills it
+    or closes its gate: what it exported to other processes (cudaipc) stays valid until then. wait_result() returns
+    at that point; kill() ends it."""
+    assert gated or not linger, "a lingering child waits on its gate"
     os.makedirs(scratch, exist_ok=True)
     start = time.monotonic()
     gate_r, gate_w = os.pipe() if gated else (None, None)
@@ -66,7 +71,7 @@ def start_child(scratch, writable, limits, use_as_limit, work, gated=False):
             os.close(fd)  # no child can speak for the worker through another child's gate
         if gated:
             work = _gated(work, gate_r, scratch)
-        child.run(scratch, writable, limits, use_as_limit, work)  # never returns
+        child.run(scratch, writable, limits, use_as_limit, work, _linger(gate_r) if linger else None)  # no return
     if gated:
         os.close(gate_r)
         _open_gates.add(gate_w)
@@ -97,6 +102,26 @@ def _gated(work, fd, scratch):
     return lambda report, phase: work(report, phase, gate)
 
 
+def _linger(fd):
+    def linger():
+        while os.read(fd, 1):  # until the worker closes the gate (or goes away); a kill ends it sooner
+            pass
+    return linger
+
+
+_unreaped = []  # children killed without waiting (Child.kill(wait=False))
+
+
+def reap():
+    """Waits for the children killed without waiting: once it returns, they are gone, with their GPU memory."""
+    while _unreaped:
+        pid = _unreaped.pop()
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+
 class Child:
     def __init__(self, pid, scratch, limits, use_as_limit, start, gate_fd=None):
         self.pid, self.scratch, self.limits, self.use_as_limit, self.start = pid, scratch, limits, use_as_limit, start
@@ -123,13 +148,18 @@ class Child:
         os.close(self._gate)
         self._gate = None
 
-    def kill(self):
+    def kill(self, wait=True):
+        """Ends the child (and its process group); without `wait`, reap() waits for it later (off the path of the
+        verdict: a process with a CUDA context takes a while to go)."""
         if self.done:
             return
         self.done = True
         if self._gate is not None:
             self._close_gate()
         _kill_group(self.pid)
+        if not wait:
+            _unreaped.append(self.pid)
+            return
         try:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
@@ -147,6 +177,16 @@ class Child:
         "result": the file's JSON, "seconds"} in the first case, wait()'s outcome in the second."""
         assert self.releases or not self.gated, "a gated child is waited for after its release"
         return self._watch(os.path.join(self.scratch, name))
+
+    def wait_result(self):
+        """Until the child has written its result (child.run) or has ended: wait()'s outcome, as of a child that
+        exited, in the first case. The child may still be alive then (it lingers, or is on its way out): kill() it."""
+        out = self._watch(os.path.join(self.scratch, RESULT))
+        if out["ended"] != "report":
+            return out
+        tail = _tail(os.path.join(self.scratch, "log.txt"))
+        return {"ended": "exit", "exit_code": 0, "result": out["result"], "seconds": out["seconds"], "log_tail": tail,
+                "phase": _phase(self.scratch)}
 
     def _watch(self, report):
         pid, limits, start = self.pid, self.limits, self.start
@@ -195,12 +235,8 @@ class Child:
 
 
 def _outcome(scratch, start, status, killed_for):
-    out = {"seconds": time.monotonic() - start, "log_tail": _tail(os.path.join(scratch, "log.txt"))}
-    try:
-        with open(os.path.join(scratch, "phase")) as f:
-            out["phase"] = f.read().strip()
-    except OSError:
-        out["phase"] = "start"
+    out = {"seconds": time.monotonic() - start, "log_tail": _tail(os.path.join(scratch, "log.txt")),
+           "phase": _phase(scratch)}
     if killed_for:
         out["ended"] = killed_for
     elif os.WIFSIGNALED(status):
@@ -211,11 +247,22 @@ def _outcome(scratch, start, status, killed_for):
         out["ended"] = "exit"
         out["exit_code"] = os.WEXITSTATUS(status)
     try:
-        with open(os.path.join(scratch, "result.json")) as f:
+        with open(os.path.join(scratch, RESULT)) as f:
             out["result"] = json.load(f)
     except (OSError, ValueError):
         pass
     return out
+
+
+RESULT = "result.json"  # child.run's report, written once (by a rename)
+
+
+def _phase(scratch):
+    try:
+        with open(os.path.join(scratch, "phase")) as f:
+            return f.read().strip()
+    except OSError:
+        return "start"
 
 
 def _kill_group(pgid):

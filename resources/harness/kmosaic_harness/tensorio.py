@@ -1,6 +1,7 @@
-"""Tensors between processes without pickle: a JSON header line and the raw bytes of each tensor.
+"""Tensors between processes without pickle: a JSON header line and the raw bytes of each tensor; or, for tensors on
+a GPU, the header alone, naming the exported GPU memory that holds each tensor's bytes (cudaipc).
 
-The worker reads files written by an untrusted solution process, so nothing here may execute what it reads:
+The judge reads files written by an untrusted solution process, so nothing here may execute what it reads:
 shapes and dtypes are validated against what the worker expects before a byte of data is trusted.
 """
 import json
@@ -60,6 +61,25 @@ def write(path, tensors):
     os.replace(part, path)
 
 
+def write_exported(path, tensors):
+    """Like write(), for CUDA tensors, without their bytes: each is exported (cudaipc.export, a copy kept alive in
+    this process) and the file names the memory. Falls back to write() when a tensor cannot be exported, or when
+    this process already keeps cudaipc.KEEP_BYTES exported."""
+    from . import cudaipc
+    metas = []
+    try:
+        for t in tensors:
+            if t.device.type != "cuda" or cudaipc.kept_bytes + t.numel() * t.element_size() > cudaipc.KEEP_BYTES:
+                raise cudaipc.IpcError("not exported")
+            metas.append(dict(describe(t), nbytes=t.numel() * t.element_size(), ipc=cudaipc.export(t)))
+    except cudaipc.IpcError:
+        return write(path, tensors)
+    part = path + ".part"
+    with open(part, "wb") as f:
+        f.write(_header(metas))
+    os.replace(part, path)
+
+
 def _header(metas):
     line = json.dumps(metas).encode()
     pad = -(len(line) + 1) % ALIGN
@@ -79,10 +99,14 @@ class FormatError(Exception):
     pass
 
 
+MAX_TENSORS = 1024
+
+
 def read(path, max_bytes):
-    """Reads tensors written by write(); refuses files larger than max_bytes or inconsistent headers. The tensors
-    map the file (private, copy-on-write): nothing is copied until they are used, and a GPU upload reads the pages
-    directly. The writer must be done with the file (a child that has exited)."""
+    """Reads tensors written by write() or write_exported(); refuses files larger than max_bytes, tensors that add
+    up to more, and inconsistent headers. Written by write(), the tensors map the file (private, copy-on-write):
+    nothing is copied until they are used, and a GPU upload reads the pages directly. Written by write_exported(),
+    they are copies on this process's GPU, made while the writer still lives."""
     size = os.path.getsize(path)
     if size > max_bytes:
         raise FormatError(f"output file of {size} bytes exceeds the limit of {max_bytes}")
@@ -92,7 +116,7 @@ def read(path, max_bytes):
             metas = json.loads(header)
         except ValueError as e:
             raise FormatError(f"bad output header: {e}")
-        if not isinstance(metas, list):
+        if not isinstance(metas, list) or len(metas) > MAX_TENSORS:
             raise FormatError("bad output header")
         checked = []
         for m in metas:
@@ -110,6 +134,11 @@ def read(path, max_bytes):
             if numel * torch.empty(0, dtype=dtype).element_size() != nbytes:
                 raise FormatError("tensor size does not match its shape")
             checked.append((dtype, shape, nbytes))
+        if sum(n for _, _, n in checked) > max_bytes:
+            raise FormatError(f"outputs of {sum(n for _, _, n in checked)} bytes exceed the limit of {max_bytes}")
+        exported = [m.get("ipc") if isinstance(m, dict) else None for m in metas]
+        if any(e is not None for e in exported):
+            return _read_exported(checked, exported)
         offsets, end = _layout(len(header), [{"nbytes": n} for _, _, n in checked])
         if end > size:
             raise FormatError("truncated tensor data")
@@ -121,4 +150,24 @@ def read(path, max_bytes):
             continue
         raw = torch.frombuffer(mm, dtype=torch.uint8, count=nbytes, offset=off)  # aligned: _layout
         out.append(raw.view(dtype).reshape(shape))
+    return out
+
+
+def _read_exported(checked, exported):
+    from . import cudaipc
+    if not all(isinstance(e, dict) for e in exported):
+        raise FormatError("an output file mixes exported and written tensors")
+    if not torch.cuda.is_available():
+        raise FormatError("the outputs are in GPU memory, and this process has no GPU")
+    out = []
+    try:
+        with cudaipc.Opened() as opened:
+            for (dtype, shape, nbytes), e in zip(checked, exported):
+                if not nbytes:
+                    out.append(torch.empty(shape, dtype=dtype, device="cuda"))
+                    continue
+                raw = opened.copy_out(e.get("handle"), e.get("offset"), nbytes)
+                out.append(raw.view(dtype).reshape(shape))
+    except cudaipc.IpcError as err:
+        raise FormatError(f"exported outputs: {err}")
     return out

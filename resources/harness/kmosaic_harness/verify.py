@@ -66,6 +66,11 @@ class Verification:
         ephemeral = cache_root.startswith(os.path.abspath(worker.scratch_root) + os.sep)
         if opts.get("pch", True) and not ephemeral:
             worker.ensure_pch(cache_root)
+        # How the solution child hands its outputs to the judge: exported GPU memory (cudaipc) on a GPU, else files.
+        transport = opts.get("output_transport") or os.environ.get("KMOSAIC_OUTPUT_TRANSPORT") or "ipc"
+        if transport not in ("ipc", "file"):
+            raise ValueError(f"unknown output_transport '{transport}' (ipc or file)")
+        self.transport = transport if device == "cuda" else "file"
         self.build_dir = build.cache_dir(cache_root, sol["source"])
         os.makedirs(self.build_dir, exist_ok=True)
         buildcache.touch(self.build_dir)
@@ -130,10 +135,10 @@ class Verification:
             return self._run_children()
         finally:
             for c in self._children:
-                c.kill()  # every child not waited for: an early verdict leaves none behind
+                c.kill(wait=False)  # every child still there (an early verdict, a lingering one); reaped after
 
-    def _start(self, name, writable, limits, use_as_limit, work, gated=False):
-        c = spawn.start_child(os.path.join(self.dir, name), writable, limits, use_as_limit, work, gated)
+    def _start(self, name, writable, limits, use_as_limit, work, gated=False, linger=False):
+        c = spawn.start_child(os.path.join(self.dir, name), writable, limits, use_as_limit, work, gated, linger)
         self._children.append(c)
         return c
 
@@ -158,12 +163,14 @@ class Verification:
             "atol": self.atol, "rtol": self.rtol, "file_mb": self.limits["file_mb"]}))
         sol_plan = self._plan()
         sol_plan.update({"solution": self.sol["source"], "solution_path": self.sol.get("path") or "solution.py",
-                         "build_dir": self.build_dir, "ext_root": self.cache_root, "toolchain": self.worker.toolchain()})
+                         "build_dir": self.build_dir, "ext_root": self.cache_root, "toolchain": self.worker.toolchain(),
+                         "transport": self.transport})
         os.environ["TORCH_EXTENSIONS_DIR"] = self.build_dir  # inherited by the forked child
 
         def start_solution():
-            return self._start("solution", [self.build_dir], self.limits, cpu,
-                               child_solution.body(sol_plan, sol_dir), gated=True)
+            # Outputs exported from GPU memory stay valid while their process lives: it lingers until judged.
+            return self._start("solution", [self.build_dir], self.limits, cpu, child_solution.body(sol_plan, sol_dir),
+                               gated=True, linger=self.transport == "ipc")
 
         if not cpu:
             # The build (CPU cores, nice 10) overlaps the reference's run on the GPU; a cached build is a lookup. On
@@ -202,7 +209,7 @@ class Verification:
         self.phase("solution")
         sol_child.release({"expected": [c["outputs"] for c in res["configs"]],
                            "l2_bytes": self.timing.get("l2_bytes")})
-        sol = sol_child.wait()
+        sol = sol_child.wait_result()
         sres = sol.get("result") or {}
         self.durations["solution_s"] = round(sol["seconds"], 4)
         self._phases("solution", sres)
@@ -236,6 +243,7 @@ class Verification:
                 v["error"]["judging"] = str(e)[:500]
             return v
         self._judge(ref_child, v, sres)
+        sol_child.kill(wait=False)  # judged: what it exported is no longer needed
         if self.device == "cuda" and v["status"] == "PASSED":
             for kind in ("ncu", "memcheck"):
                 if self.opts.get(kind):
@@ -283,7 +291,7 @@ class Verification:
             # The next verification's reference child makes its CUDA context while this one compares (both shared
             # GPU work): ready when the next request comes, even straight after this reply.
             self.worker.spares.refill(self.limits)
-        out = ref_child.wait()
+        out = ref_child.wait_result()
         self.durations["judge_s"] = round(out["seconds"], 4)
         self._phases("reference", out.get("result") or {})  # all of that child's phases, judging included
         judged = (out.get("result") or {}).get("verdict")

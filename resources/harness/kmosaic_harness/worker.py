@@ -12,7 +12,7 @@ import traceback
 
 import torch
 
-from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol, spare, trusted
+from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol, spare, spawn, trusted
 from .verify import Verification
 
 NO_PRELOAD = "KMOSAIC_HARNESS_NO_PRELOAD"
@@ -153,6 +153,7 @@ def main(argv):
                 continue
             reply = worker.handle(req)
             channel.send(reply)
+            spawn.reap()  # the children killed without waiting: gone, GPU memory and all, before the next request
             if worker.refill is not None:
                 worker.spares.refill(worker.refill)
                 worker.refill = None

@@ -179,6 +179,66 @@ class GatedChildren(unittest.TestCase):
         self.assertNotIn("released", out.get("result") or {})
         self.assertIn("went away", (out.get("result") or {}).get("error", {}).get("message", ""))
 
+    def test_a_lingering_child_stays_alive_after_its_result_until_it_is_killed(self):
+        def work(report, phase, gate):
+            gate()
+            phase("done")
+            return {"answer": 42}
+
+        c = spawn.start_child(os.path.join(self.dir, "h"), [], self.limits, True, work, gated=True, linger=True)
+        c.release({})
+        out = c.wait_result()
+        self.assertEqual(out["ended"], "exit", out)
+        self.assertEqual(out["exit_code"], 0)
+        self.assertEqual(out["result"]["answer"], 42)
+        self.assertEqual(out["phase"], "done")
+        time.sleep(1.5)  # longer than its time limit: a reported child is no longer timed
+        self.assertTrue(_alive(c.pid), "what it exported stays valid: the child lingers")
+        c.kill(wait=False)
+        self.assertIn(c.pid, spawn._unreaped)
+        spawn.reap()
+        self.assertFalse(_alive(c.pid))
+        with self.assertRaises(ChildProcessError):
+            os.waitpid(c.pid, os.WNOHANG)  # reaped: no zombie left
+
+    def test_a_lingering_child_that_fails_still_reports_and_waits(self):
+        def work(report, phase, gate):
+            gate()
+            raise RuntimeError("the program failed")
+
+        c = spawn.start_child(os.path.join(self.dir, "i"), [], self.limits, True, work, gated=True, linger=True)
+        c.release({})
+        out = c.wait_result()
+        self.assertIn("the program failed", out["result"]["error"]["message"])
+        time.sleep(0.2)
+        self.assertTrue(_alive(c.pid), "its partial outputs stay readable")
+        c.wait()  # closing the gate ends the lingering too
+        self.assertFalse(_alive(c.pid))
+
+    def test_a_child_that_does_not_linger_is_waited_for_as_before(self):
+        def work(report, phase, gate):
+            gate()
+            return {"answer": 1}
+
+        c = self._start("j", work)
+        c.release({})
+        out = c.wait_result()
+        self.assertEqual(out["result"]["answer"], 1)
+        c.kill(wait=False)
+        spawn.reap()
+        self.assertFalse(_alive(c.pid))
+
+    def test_a_child_that_dies_before_its_result_is_reported_as_such(self):
+        def work(report, phase, gate):
+            gate()
+            os.kill(os.getpid(), 9)
+
+        c = spawn.start_child(os.path.join(self.dir, "k"), [], self.limits, True, work, gated=True, linger=True)
+        c.release({})
+        out = c.wait_result()
+        self.assertEqual(out["ended"], "signal", out)
+        self.assertEqual(out["signal"], "SIGKILL")
+
 
 if __name__ == "__main__":
     unittest.main()
