@@ -3,8 +3,9 @@
 On one GPU, a 4096 x 16384 fp32 ReLU (the relu-anchor's shape; torch.relu behind an nn.Module, as a solution is
 called), five rounds of 100 timed runs per variant, variants interleaved in every round:
   sync-record    the GPU idles while Python launches the kernel (the harness before 2026-12-03);
-  lead           the harness's timing.run: a spin kernel keeps the GPU busy while the launch happens;
-  lead+readflush the same, with the L2 flushed by reading a buffer instead of zeroing it (no dirty lines).
+  lead+zeroflush a spin kernel keeps the GPU busy while the launch happens; the L2 flushed by zeroing a buffer
+                 (the harness from 2026-12-03 until round 7);
+  lead+readflush the same, with the L2 flushed by reading a buffer instead (no dirty lines): timing.run now.
 Prints one table: per variant the median of the five medians, the worst IQR % and the spread of the medians %.
 Usage (GPU machine, repository root): PYTHONPATH=resources/harness python3 bench/verify/timing_protocols.py
 """
@@ -19,16 +20,6 @@ from kmosaic_harness.trusted import Trusted
 class Relu(torch.nn.Module):
     def forward(self, x):
         return torch.relu(x)
-
-
-class ReadFlush:
-    """timing.run calls flush.zero_(); this one reads the buffer instead."""
-
-    def __init__(self, buf):
-        self.buf = buf
-
-    def zero_(self):
-        torch.sum(self.buf)
 
 
 def sync_record(T, fn, runs, warmup, flush):
@@ -56,8 +47,8 @@ def main():
     fn = lambda: model(x)  # noqa: E731
     variants = {
         "sync-record": lambda: sync_record(T, fn, 100, 10, buf),
-        "lead": lambda: timing.run(T, fn, "cuda", 100, 10, buf, keep=())[0],
-        "lead+readflush": lambda: timing.run(T, fn, "cuda", 100, 10, ReadFlush(buf), keep=())[0],
+        "lead+zeroflush": lambda: timing.run(T, fn, "cuda", 100, 10, buf.zero_, keep=())[0],
+        "lead+readflush": lambda: timing.run(T, fn, "cuda", 100, 10, buf, keep=())[0],
     }
     results = {k: [] for k in variants}
     for _ in range(5):

@@ -5,13 +5,19 @@ Between the synchronisation and the start event the GPU spins for a few tens of 
 CPU already launches the callable: its kernels then start right behind the start event, so the event time is the
 GPU's time and not the jitter of a Python launch path (2-5 % IQR on a 0.15 ms kernel on the H200 without it). The
 lead is timed by events of its own and taken off the wall time, which still sees everything up to the closing
-synchronisation (work on other streams included)."""
+synchronisation (work on other streams included).
+
+The L2 is flushed by reading a buffer of twice its size (a reduction through the harness's own torch.sum): that
+evicts the previous run's lines and writes back its dirty ones before the run, not during it. Zeroing the buffer
+instead left the L2 full of dirty lines that the measured kernel then had to write back: on the H200 the worst IQR
+of five rounds of 100 runs went from 0.93 % to 0.70 % (bench/verify/timing_protocols.py)."""
 
 LEAD_CYCLES = 100_000  # about 50 us at 2 GHz: longer than launching a module's first kernel from Python
 
 
 def run(T, fn, device, runs, warmup, flush=None, keep=(0,)):
-    """Returns (event_ms, wall_ms, kept outputs {run index: output}). On the CPU event_ms is the wall time."""
+    """Returns (event_ms, wall_ms, kept outputs {run index: output}). On the CPU event_ms is the wall time. `flush`:
+    a buffer read before every run (a callable instead is called: bench/verify/timing_protocols.py's variants)."""
     kept = {}
     for _ in range(warmup):
         fn()
@@ -21,7 +27,7 @@ def run(T, fn, device, runs, warmup, flush=None, keep=(0,)):
     last = runs - 1
     for i in range(runs):
         if flush is not None:
-            flush.zero_()
+            flush() if callable(flush) else T.read_all(flush)
         if device == "cuda":
             lead, start, end = (T.Event(enable_timing=True) for _ in range(3))
             T.synchronize()

@@ -13,6 +13,7 @@ _WATCHED = [
     ("torch.isfinite", lambda: torch.isfinite),
     ("torch.manual_seed", lambda: torch.manual_seed),
     ("torch.randn", lambda: torch.randn),
+    ("torch.sum", lambda: torch.sum),
     ("torch.Tensor.clone", lambda: torch.Tensor.clone),
     ("torch.Tensor.to", lambda: torch.Tensor.to),
     ("torch.Tensor.cpu", lambda: torch.Tensor.cpu),
@@ -65,6 +66,7 @@ class Trusted:
         self.active_count = threading.active_count
         self.listdir = os.listdir
         self.isfinite = torch.isfinite
+        self.read_all = torch.sum  # the L2 flush (timing.run)
         self.tensor_type = torch.Tensor
 
     def replaced(self):

@@ -129,6 +129,46 @@ class Configurations(unittest.TestCase):
             programs.apply_config(mod, {"unknown": 1})
 
 
+class Timing(unittest.TestCase):
+    def test_the_l2_buffer_is_read_before_every_timed_run_through_the_harness_own_reduction(self):
+        from kmosaic_harness import timing
+        from kmosaic_harness.trusted import Trusted
+        T = Trusted()
+        calls = []
+        original = torch.sum
+        try:
+            torch.sum = lambda *a, **k: calls.append("patched")  # what a solution could do: the flush must not care
+            T2 = Trusted.__new__(Trusted)
+            T2.__dict__.update(T.__dict__)
+            T2.read_all = lambda t: calls.append(("flush", original(t).item()))
+            flush = torch.ones(8)
+            ev, wall, kept = timing.run(T2, lambda: calls.append("run") or len(calls), "cpu", 3, 1, flush, keep=(0, -1))
+        finally:
+            torch.sum = original
+        self.assertEqual(calls, ["run"] + [("flush", 8.0), "run"] * 3, "warm-up unflushed, then a read before each run")
+        self.assertEqual(sorted(kept), [0, 2])
+        self.assertEqual(len(ev), 3)
+        self.assertIs(T.read_all, original, "the snapshot keeps the reduction it found")
+
+    def test_replacing_the_reduction_is_an_identity_finding(self):
+        from kmosaic_harness.trusted import Trusted
+        T = Trusted()
+        original = torch.sum
+        try:
+            torch.sum = lambda *a, **k: None
+            self.assertIn("torch.sum", T.replaced())
+        finally:
+            torch.sum = original
+        self.assertNotIn("torch.sum", T.replaced())
+
+    def test_a_callable_flush_is_called(self):
+        from kmosaic_harness import timing
+        from kmosaic_harness.trusted import Trusted
+        seen = []
+        timing.run(Trusted(), lambda: seen.append("run"), "cpu", 2, 0, lambda: seen.append("flush"), keep=())
+        self.assertEqual(seen, ["flush", "run", "flush", "run"])
+
+
 class Framing(unittest.TestCase):
     def test_non_finite_numbers_travel_as_strings(self):
         line = protocol.dumps({"a": float("nan"), "b": [float("inf"), 1.5]})
