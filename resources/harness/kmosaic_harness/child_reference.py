@@ -28,6 +28,9 @@ def body(device, scratch):
                 torch.cuda.synchronize()
         phase("waiting for the plan")
         plan = gate()
+        # Where the solution child publishes its outputs: a folder in its scratch folder whose name came through the
+        # gate's pipe, not in the plan's file (verify.py: no other verification's child can find them).
+        outputs_dir = os.path.join(plan["solution_dir"], gate.private) if gate.private else plan["solution_dir"]
         with gpulock.shared():  # the whole child is GPU work; timing holds it alone
             result, outs = _work(report, phase, plan)
         result["isolation"] = report
@@ -36,11 +39,11 @@ def body(device, scratch):
         judge = Judge(plan, result, outs)
         phase("comparing the solution's outputs as they come")
         while not gate.ready(0.02):
-            judge.read_ahead(plan["solution_dir"])
+            judge.read_ahead(outputs_dir)
         msg = gate()
         with gpulock.shared():  # comparisons on the GPU; reading the solution's files steps off it
             phase("compare")
-            verdict = judge.run(msg["verdict"], plan["solution_dir"], msg["solution"], bool(msg["partial"]))
+            verdict = judge.run(msg["verdict"], outputs_dir, msg["solution"], bool(msg["partial"]))
         return {"verdict": verdict}
 
     def _work(report, phase, plan):

@@ -150,7 +150,7 @@ def body(plan, scratch):
                             result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
                                                      "shape_error": mismatch})
                         else:
-                            _publish(plan, os.path.join(scratch, name), outs)
+                            _publish(plan, name, outs)
                             result["trials"].append({"config_index": ci, "seed_index": si, "rerun": rerun,
                                                      "file": name})
                         changed = probes.changed_inputs(run_inputs, originals)
@@ -166,7 +166,7 @@ def body(plan, scratch):
                 programs.apply_config(ref, plan["configs"][0]["values"])
                 ref_model, _ = programs.build_reference(ref, plan["init_seed"], device)
                 again = programs.flatten_outputs(ref_model(*programs.make_inputs(ref, plan["seeds"][0], device)))
-                _publish(plan, os.path.join(scratch, "sol_refagain.bin"),
+                _publish(plan, "sol_refagain.bin",
                                [o.as_subclass(torch.Tensor) for o in again if isinstance(o, torch.Tensor)])
                 result["timing"], forward = _time(plan, T, ref, sol, scratch, phase, find)
                 _check_identity(T, find)
@@ -184,9 +184,11 @@ def body(plan, scratch):
     return work
 
 
-def _publish(plan, path, outs):
-    """The outputs for the judge: exported GPU memory where the plan says so (this process then lingers until the
-    worker ends it, spawn.start_child(linger=True)), else a file."""
+def _publish(plan, name, outs):
+    """The outputs for the judge, in the folder only it and this process know (verify.py): exported GPU memory
+    where the plan says so (this process then lingers until the worker ends it, spawn.start_child(linger=True)),
+    else a file."""
+    path = os.path.join(plan["outputs_dir"], name)
     if plan.get("transport") == "ipc":
         tensorio.write_exported(path, outs)
     else:
@@ -243,7 +245,7 @@ def _time(plan, T, ref, sol, scratch, phase, find):
             continue
         outs.append((idx, o))
     for idx, o in outs:
-        _publish(plan, os.path.join(scratch, f"sol_timed_{idx}.bin"), o)
+        _publish(plan, f"sol_timed_{idx}.bin", o)
     res = {"event_ms": ev, "wall_ms": wall, "timed_files": {str(i): f"sol_timed_{i}.bin" for i, _ in outs},
            "seconds": measured_s}
     if device == "cuda":

@@ -80,17 +80,22 @@ def start_child(scratch, writable, limits, use_as_limit, work, gated=False, ling
 
 _open_gates = set()  # the worker's ends of the gates of children not yet released
 GATE_MESSAGE = "gate.json"
+PRIVATE_MAX = 512
 
 
 def _gated(work, fd, scratch):
     def gate():
-        """Blocks until the worker's next release(); returns its message. May be called once per release."""
-        while True:  # one byte says the message is in place (a pipe write that small never blocks the worker)
+        """Blocks until the worker's next release(); returns its message (its private part: gate.private). May be
+        called once per release."""
+        private = b""
+        while True:  # a newline says the message is in place (a pipe write that small never blocks the worker)
             chunk = os.read(fd, 1)
             if not chunk:
                 raise SystemExit("the worker went away before releasing this child")
             if chunk == b"\n":
                 break
+            private += chunk
+        gate.private = private.decode()
         with open(os.path.join(scratch, GATE_MESSAGE)) as f:
             return json.load(f)
 
@@ -99,6 +104,7 @@ def _gated(work, fd, scratch):
         return bool(select.select([fd], [], [], timeout)[0])
 
     gate.ready = ready
+    gate.private = ""
     return lambda report, phase: work(report, phase, gate)
 
 
@@ -130,14 +136,19 @@ class Child:
         self.releases = 0
         self.done = False
 
-    def release(self, message):
-        """Opens a gated child's gate with `message` (once per gate() it calls); its time limit starts now."""
+    def release(self, message, private=""):
+        """Opens a gated child's gate with `message` (once per gate() it calls); its time limit starts now.
+        `private` (a short line) goes through the pipe only, never a file: what no other process may read (another
+        child can read this one's scratch folder, read-only, when it knows where it is)."""
+        data = private.encode()
+        if len(data) > PRIVATE_MAX or b"\n" in data:
+            raise ValueError("a private gate message is one line of at most 512 bytes")
         tmp = os.path.join(self.scratch, GATE_MESSAGE + ".tmp")
         with open(tmp, "w") as f:
             json.dump(message, f, default=str)
         os.replace(tmp, os.path.join(self.scratch, GATE_MESSAGE))
         try:
-            os.write(self._gate, b"\n")
+            os.write(self._gate, data + b"\n")  # under PIPE_BUF: one write, whole
         except OSError:
             pass  # the child is gone: wait() reports how it ended
         self.releases += 1

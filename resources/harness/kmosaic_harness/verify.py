@@ -6,6 +6,7 @@ import shutil
 
 from . import build, buildcache, buildstage, child_reference, child_solution, gpulock, spawn, tools
 
+SEALED = 0o311  # the solution child's scratch folder: its owner may enter it and create in it, not list it
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
 
@@ -100,6 +101,10 @@ class Verification:
         return 0
 
     def cleanup(self):
+        try:
+            os.chmod(os.path.join(self.dir, "solution"), 0o700)  # listable again, for the removal
+        except OSError:
+            pass
         shutil.rmtree(self.dir, ignore_errors=True)
         if getattr(self, "_spare_folder", None):
             shutil.rmtree(self._spare_folder, ignore_errors=True)
@@ -159,12 +164,19 @@ class Verification:
             ref_child = self._start("reference", [], self.limits, cpu,
                                     child_reference.body(self.device, os.path.join(self.dir, "reference")), gated=True)
         sol_dir = os.path.join(self.dir, "solution")
+        # The solution's outputs go to a folder of its scratch folder named by a secret that only the two children
+        # learn (through their gates' pipes and the solution child's memory, never a file), in a folder that no child
+        # can list. A solution verified beside this one could read that folder otherwise (every child sees the disk,
+        # read-only), and with outputs exported as GPU memory, open and overwrite them before they are judged.
+        private = "out-" + os.urandom(16).hex()
+        os.makedirs(os.path.join(sol_dir, private))
+        os.chmod(sol_dir, SEALED)
         ref_child.release(dict(self._plan(), solution_dir=sol_dir, judging={
-            "atol": self.atol, "rtol": self.rtol, "file_mb": self.limits["file_mb"]}))
+            "atol": self.atol, "rtol": self.rtol, "file_mb": self.limits["file_mb"]}), private=private)
         sol_plan = self._plan()
         sol_plan.update({"solution": self.sol["source"], "solution_path": self.sol.get("path") or "solution.py",
                          "build_dir": self.build_dir, "ext_root": self.cache_root, "toolchain": self.worker.toolchain(),
-                         "transport": self.transport})
+                         "transport": self.transport, "outputs_dir": os.path.join(sol_dir, private)})
         os.environ["TORCH_EXTENSIONS_DIR"] = self.build_dir  # inherited by the forked child
 
         def start_solution():

@@ -239,6 +239,54 @@ class GatedChildren(unittest.TestCase):
         self.assertEqual(out["ended"], "signal", out)
         self.assertEqual(out["signal"], "SIGKILL")
 
+    def test_a_private_part_reaches_the_child_through_the_pipe_and_no_file(self):
+        secret = "out-" + "5e" * 16
+
+        def work(report, phase, gate):
+            msg = gate()
+            files = {}
+            for name in os.listdir("."):
+                if os.path.isfile(name):
+                    with open(name, errors="replace") as f:
+                        files[name] = secret in f.read()
+            return {"msg": msg, "private_ok": gate.private == secret, "secret_in": files}
+
+        c = self._start("l", work)
+        c.release({"plan": 1}, private=secret)
+        out = c.wait()
+        self.assertEqual(out["result"]["msg"], {"plan": 1})
+        self.assertTrue(out["result"]["private_ok"])
+        self.assertIn("gate.json", out["result"]["secret_in"])
+        self.assertFalse(any(out["result"]["secret_in"].values()), out["result"]["secret_in"])
+        with self.assertRaises(ValueError):
+            self._start("m", work).release({}, private="two\nlines")
+
+    def test_a_sealed_folder_cannot_be_listed_by_another_child_which_finds_nothing_in_it(self):
+        from kmosaic_harness import verify
+        sealed = os.path.join(self.dir, "solution")
+        hidden = os.path.join(sealed, "out-" + "ab" * 16)
+        os.makedirs(hidden)
+        with open(os.path.join(hidden, "sol_0_0.bin"), "w") as f:
+            f.write("outputs")
+        os.chmod(sealed, verify.SEALED)
+
+        def snoop(report, phase):
+            seen = {}
+            try:
+                seen["list"] = os.listdir(sealed)
+            except PermissionError:
+                seen["list"] = "denied"
+            seen["guess"] = os.path.exists(os.path.join(sealed, "out-" + "00" * 16))
+            with open(os.path.join(hidden, "sol_0_0.bin")) as f:  # the one that knows the name (the judge)
+                seen["known"] = f.read()
+            return seen
+
+        out = spawn.run_child(os.path.join(self.dir, "n"), [], self.limits, True, snoop)
+        os.chmod(sealed, 0o700)
+        self.assertEqual(out["result"]["list"], "denied", out)
+        self.assertFalse(out["result"]["guess"])
+        self.assertEqual(out["result"]["known"], "outputs")
+
 
 if __name__ == "__main__":
     unittest.main()
