@@ -259,6 +259,7 @@ class Verification:
         if self.device == "cuda" and v["status"] == "PASSED":
             for kind in ("ncu", "memcheck"):
                 if self.opts.get(kind):
+                    spawn.reap()  # the solution child gone, GPU memory and all, before a tool measures
                     self.phase(kind)
                     with gpulock.exclusive():
                         v[kind] = tools.run_tool(kind, self, v.get("own_kernels") or [])
