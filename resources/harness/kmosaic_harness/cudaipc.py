@@ -55,14 +55,16 @@ def _range(ptr):
 
 KEEP_BYTES = 8 << 30  # exported copies a process keeps at most; beyond it, outputs go through files
 _kept = []  # the exported copies: they must outlive every reader (the process lingers until the worker ends it)
-kept_bytes = 0
+
+
+def kept_bytes():
+    return sum(c.numel() * c.element_size() for c in _kept)
 
 
 def export(t):
     """A copy of `t` (a CUDA tensor) kept alive in this process, and how another process finds it:
     {"handle": hex, "offset": bytes into the allocation}. Raises IpcError where the memory cannot be exported (an
     allocator without plain cudaMalloc segments, for instance); the caller writes a file instead."""
-    global kept_bytes
     c = t.detach().contiguous().clone()  # a snapshot: the program may reuse or change its own buffer later
     torch.cuda.synchronize()  # the reader has no stream order with this process: the bytes must be there
     if not c.numel():
@@ -71,7 +73,6 @@ def export(t):
     h = _Handle()
     _check("cuIpcGetMemHandle", _driver().cuIpcGetMemHandle(ctypes.byref(h), base))
     _kept.append(c)
-    kept_bytes += c.numel() * c.element_size()
     return {"handle": bytes(h.reserved).hex(), "offset": c.data_ptr() - base}
 
 

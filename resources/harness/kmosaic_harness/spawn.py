@@ -195,9 +195,7 @@ class Child:
         out = self._watch(os.path.join(self.scratch, RESULT))
         if out["ended"] != "report":
             return out
-        tail = _tail(os.path.join(self.scratch, "log.txt"))
-        return {"ended": "exit", "exit_code": 0, "result": out["result"], "seconds": out["seconds"], "log_tail": tail,
-                "phase": _phase(self.scratch)}
+        return _outcome(self.scratch, self.start, 0, "", out["result"])
 
     def _watch(self, report):
         pid, limits, start = self.pid, self.limits, self.start
@@ -245,9 +243,15 @@ class Child:
         return out
 
 
-def _outcome(scratch, start, status, killed_for):
-    out = {"seconds": time.monotonic() - start, "log_tail": _tail(os.path.join(scratch, "log.txt")),
-           "phase": _phase(scratch)}
+def _outcome(scratch, start, status, killed_for, result=None):
+    """How the child ended (`status` from waitpid; 0: it exited cleanly), with its result (`result` when the caller
+    read it already, else from its file)."""
+    out = {"seconds": time.monotonic() - start, "log_tail": _tail(os.path.join(scratch, "log.txt"))}
+    try:
+        with open(os.path.join(scratch, "phase")) as f:
+            out["phase"] = f.read().strip()
+    except OSError:
+        out["phase"] = "start"
     if killed_for:
         out["ended"] = killed_for
     elif os.WIFSIGNALED(status):
@@ -257,6 +261,9 @@ def _outcome(scratch, start, status, killed_for):
     else:
         out["ended"] = "exit"
         out["exit_code"] = os.WEXITSTATUS(status)
+    if result is not None:
+        out["result"] = result
+        return out
     try:
         with open(os.path.join(scratch, RESULT)) as f:
             out["result"] = json.load(f)
@@ -266,14 +273,6 @@ def _outcome(scratch, start, status, killed_for):
 
 
 RESULT = "result.json"  # child.run's report, written once (by a rename)
-
-
-def _phase(scratch):
-    try:
-        with open(os.path.join(scratch, "phase")) as f:
-            return f.read().strip()
-    except OSError:
-        return "start"
 
 
 def _kill_group(pgid):

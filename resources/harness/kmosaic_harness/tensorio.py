@@ -69,7 +69,7 @@ def write_exported(path, tensors):
     metas = []
     try:
         for t in tensors:
-            if t.device.type != "cuda" or cudaipc.kept_bytes + t.numel() * t.element_size() > cudaipc.KEEP_BYTES:
+            if t.device.type != "cuda" or cudaipc.kept_bytes() + t.numel() * t.element_size() > cudaipc.KEEP_BYTES:
                 raise cudaipc.IpcError("not exported")
             metas.append(dict(describe(t), nbytes=t.numel() * t.element_size(), ipc=cudaipc.export(t)))
     except cudaipc.IpcError:

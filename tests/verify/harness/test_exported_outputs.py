@@ -30,7 +30,7 @@ class ExportedOutputs(unittest.TestCase):
         for a, b in zip(ts, back):
             self.assertTrue(torch.equal(a, b))
         self.assertFalse(os.path.exists(self.path + ".part"))
-        self.assertEqual(cudaipc.kept_bytes, 0, "nothing was exported")
+        self.assertEqual(cudaipc.kept_bytes(), 0, "nothing was exported")
 
     @unittest.skipIf(torch.cuda.is_available(), "a process with a GPU would try to open the handle")
     def test_a_process_without_a_gpu_refuses_exported_outputs(self):
