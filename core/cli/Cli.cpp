@@ -77,6 +77,25 @@ Global options:
 
 Exit status: 0 success, 1 failure (details on stderr), 2 bad usage, 3 a verdict other than PASSED.
 )";
+template <typename F>
+struct Sub {
+    const char* name;
+    F fn;
+};
+
+// The handler of the subcommand that starts `rest` (taken off it), or nullptr once `need` is printed.
+template <typename F, std::size_t N>
+F pickSub(QStringList& rest, const Sub<F> (&subs)[N], const char* need, Io io)
+{
+    const QString sub = rest.value(0);
+    rest = rest.mid(1);
+    for (const Sub<F>& s : subs) {
+        if (sub == QLatin1String(s.name))
+            return s.fn;
+    }
+    io.err << "kmosaic: " << need << "; see kmosaic --help\n";
+    return nullptr;
+}
 }  // namespace
 
 int run(const QStringList& args, Io io)
@@ -126,79 +145,35 @@ int run(const QStringList& args, Io io)
     } else if (command == QLatin1String("review")) {
         fn = reviewCommand;
     } else if (command == QLatin1String("tasks")) {
-        const QString sub = rest.value(0);
-        rest = rest.mid(1);
-        if (sub == QLatin1String("list"))
-            fn = tasksListCommand;
-        else if (sub == QLatin1String("show"))
-            fn = tasksShowCommand;
-        else if (sub == QLatin1String("history"))
-            fn = tasksHistoryCommand;
-        else {
-            io.err << "kmosaic: 'tasks' needs list, show or history; see kmosaic --help\n";
+        static const Sub<Fn> subs[] = {
+            {"list", tasksListCommand}, {"show", tasksShowCommand}, {"history", tasksHistoryCommand}};
+        if (!(fn = pickSub(rest, subs, "'tasks' needs list, show or history", io)))
             return Usage;
-        }
     } else if (command == QLatin1String("verify")) {
         fn = verifyCommand;
     } else if (command == QLatin1String("gpus")) {
         fn = gpusCommand;
     } else if (command == QLatin1String("pool")) {
-        const QString sub = rest.value(0);
-        rest = rest.mid(1);
-        if (sub == QLatin1String("serve"))
-            fn = poolServeCommand;
-        else if (sub == QLatin1String("status"))
-            fn = poolStatusCommand;
-        else {
-            io.err << "kmosaic: 'pool' needs serve or status; see kmosaic --help\n";
+        static const Sub<Fn> subs[] = {{"serve", poolServeCommand}, {"status", poolStatusCommand}};
+        if (!(fn = pickSub(rest, subs, "'pool' needs serve or status", io)))
             return Usage;
-        }
     } else if (command == QLatin1String("verdicts")) {
-        const QString sub = rest.value(0);
-        rest = rest.mid(1);
-        if (sub == QLatin1String("list"))
-            fn = verdictsListCommand;
-        else if (sub == QLatin1String("show"))
-            fn = verdictsShowCommand;
-        else {
-            io.err << "kmosaic: 'verdicts' needs list or show; see kmosaic --help\n";
+        static const Sub<Fn> subs[] = {{"list", verdictsListCommand}, {"show", verdictsShowCommand}};
+        if (!(fn = pickSub(rest, subs, "'verdicts' needs list or show", io)))
             return Usage;
-        }
+    } else if (command == QLatin1String("agent") && rest.value(0) == QLatin1String("key")) {
+        rest = rest.mid(1);
+        static const Sub<StorelessFn> subs[] = {
+            {"set", agentKeySetCommand}, {"delete", agentKeyDeleteCommand}, {"check", agentKeyCheckCommand}};
+        if (!(storeless = pickSub(rest, subs, "'agent key' needs set, check or delete", io)))
+            return Usage;
     } else if (command == QLatin1String("agent")) {
-        const QString sub = rest.value(0);
-        rest = rest.mid(1);
-        if (sub == QLatin1String("run"))
-            fn = agentRunCommand;
-        else if (sub == QLatin1String("resume"))
-            fn = agentResumeCommand;
-        else if (sub == QLatin1String("list"))
-            fn = agentListCommand;
-        else if (sub == QLatin1String("show"))
-            fn = agentShowCommand;
-        else if (sub == QLatin1String("cancel"))
-            fn = agentCancelCommand;
-        else if (sub == QLatin1String("export"))
-            fn = agentExportCommand;
-        else if (sub == QLatin1String("import"))
-            fn = agentImportCommand;
-        else if (sub == QLatin1String("key")) {
-            const QString op = rest.value(0);
-            rest = rest.mid(1);
-            if (op == QLatin1String("set"))
-                storeless = agentKeySetCommand;
-            else if (op == QLatin1String("delete"))
-                storeless = agentKeyDeleteCommand;
-            else if (op == QLatin1String("check"))
-                storeless = agentKeyCheckCommand;
-            else {
-                io.err << "kmosaic: 'agent key' needs set, check or delete; see kmosaic --help\n";
-                return Usage;
-            }
-        } else {
-            io.err << "kmosaic: 'agent' needs run, resume, list, show, cancel, export, import or key; see kmosaic "
-                      "--help\n";
+        static const Sub<Fn> subs[] = {
+            {"run", agentRunCommand},       {"resume", agentResumeCommand}, {"list", agentListCommand},
+            {"show", agentShowCommand},     {"cancel", agentCancelCommand}, {"export", agentExportCommand},
+            {"import", agentImportCommand}};
+        if (!(fn = pickSub(rest, subs, "'agent' needs run, resume, list, show, cancel, export, import or key", io)))
             return Usage;
-        }
     } else {
         io.err << "kmosaic: unknown command '" << command << "'; see kmosaic --help\n";
         return Usage;
