@@ -29,6 +29,7 @@ Commands:
   verify --solution FILE (--task ID | --reference FILE) [--json] [--device auto|cpu|cuda] [--config NAME]
          [--seeds N] [--timing-runs N] [--timeout S] [--memory-mb MB] [--file-mb MB] [--build-cache DIR]
          [--build-cache-max-gb GB] [--no-profile] [--ncu] [--memcheck] [--compile-baseline] [--no-store] [--quiet]
+         [--unsafe-no-sandbox]
                            compile, run and judge a solution; the verdict is stored with the solution
   verify --batch FILE|DIR [--task ID] [--build-jobs N] [verify options]
                            many solutions (JSON array or JSONL of {task, file|code}, or a folder of .py files),

@@ -89,6 +89,7 @@ Result<VerifyOptions> optionsFrom(const QCommandLineParser& p)
     o.ncu = p.isSet(QStringLiteral("ncu"));
     o.memcheck = p.isSet(QStringLiteral("memcheck"));
     o.compileBaseline = p.isSet(QStringLiteral("compile-baseline"));
+    o.sandbox = !p.isSet(QStringLiteral("unsafe-no-sandbox"));
     return o;
 }
 
@@ -212,6 +213,9 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         {QStringLiteral("memcheck"), QStringLiteral("On a GPU, after a pass: a compute-sanitizer memcheck run.")});
     p.addOption({QStringLiteral("compile-baseline"), QStringLiteral("Also time torch.compile of the reference.")});
     p.addOption({QStringLiteral("no-store"), QStringLiteral("Do not store the solution and its verdict.")});
+    p.addOption({QStringLiteral("unsafe-no-sandbox"),
+                 QStringLiteral("Run solution code without its sandbox (own user, mount, PID and network namespaces). "
+                                "Only for code you trust, where the sandbox cannot be set up.")});
     p.addOption({QStringLiteral("pool"),
                  QStringLiteral("Verify through a running pool (kmosaic pool serve) on this socket; auto: its default "
                                 "socket. Default: $KMOSAIC_POOL, else a worker of this command's own."),

@@ -33,7 +33,9 @@ QString isolationLine(const QVariantMap& iso, const QString& network)
     if (iso.isEmpty())
         return QStringLiteral("worker: %1").arg(network);
     const QVariantMap lim = iso.value(QStringLiteral("limits")).toMap();
-    return QStringLiteral("network: %1 [worker: %2]; filesystem: %3; %4; limits: wall %5 s, memory %6 MiB (%7), "
+    const QString sandbox = str(iso, "sandbox");
+    return (sandbox.startsWith(QLatin1String("off")) ? QStringLiteral("sandbox: %1; ").arg(sandbox) : QString()) +
+           QStringLiteral("network: %1 [worker: %2]; filesystem: %3; %4; limits: wall %5 s, memory %6 MiB (%7), "
                           "files %8 MiB")
         .arg(str(iso, "network"), network, str(iso, "filesystem"), str(iso, "process"),
              lim.value(QStringLiteral("wall_s")).toString(), lim.value(QStringLiteral("memory_mb")).toString(),

@@ -50,7 +50,8 @@ QVariantMap Verifier::request(const VerifyJob& job)
                         {QStringLiteral("profile"), o.profile},
                         {QStringLiteral("ncu"), o.ncu},
                         {QStringLiteral("memcheck"), o.memcheck},
-                        {QStringLiteral("compile_baseline"), o.compileBaseline}};
+                        {QStringLiteral("compile_baseline"), o.compileBaseline},
+                        {QStringLiteral("sandbox"), o.sandbox}};
     if (!o.configs.isEmpty())
         options.insert(QStringLiteral("configs"), o.configs);
     if (o.timingRuns > 0)

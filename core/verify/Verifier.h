@@ -28,6 +28,7 @@ struct VerifyOptions {
     bool ncu = false;              // Nsight Compute metrics of the solution's kernels (GPU, after a pass)
     bool memcheck = false;         // compute-sanitizer memcheck of the solution (GPU, after a pass)
     bool compileBaseline = false;  // time torch.compile of the reference as a second baseline
+    bool sandbox = true;           // false only with --unsafe-no-sandbox: solution code then runs unconfined
 };
 
 struct VerifyJob {

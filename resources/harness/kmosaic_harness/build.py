@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from . import buildstage, environment, extcache, fastbuild
+from . import buildstage, environment, extcache, fastbuild, sandbox
 
 
 def cache_dir(cache_root, source):
@@ -23,10 +23,12 @@ def _build_one(path, cache_root, timeout_s):
     with open(path, encoding="utf-8") as f:
         source = f.read()
     scratch = tempfile.mkdtemp(prefix="kmosaic-build-")
+    os.chmod(scratch, 0o711)  # sandboxed children (uid 65534) pass through to their folders
     try:
         env = environment.collect()
         tools = extcache.toolchain(dict(env, compute_cap=(env.get("gpu") or {}).get("compute_cap", "")))
         limits = {"timeout_s": timeout_s, "memory_mb": 32768, "file_mb": 4096}
+        sandbox.configure(True, [scratch, cache_root])
         stage = buildstage.build_solution(cache_root, source, path, tools, limits, scratch, timeout_s)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

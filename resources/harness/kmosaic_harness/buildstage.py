@@ -16,6 +16,10 @@ def build_solution(cache_root, source, path, tools, limits, scratch, build_timeo
                           True, extcache.capture_body(source, path))
     captured = (cap.get("result") or {}).get("calls")
     stage = {"ok": True, "calls": [], "seconds": 0.0}
+    if ((cap.get("result") or {}).get("error") or {}).get("kind") == "sandbox":
+        stage["sandbox_error"] = cap["result"]["error"]["message"]
+        stage["seconds"] = time.monotonic() - t0
+        return stage
     if cap["ended"] != "exit" or not isinstance(captured, list):
         # Not an error here: the measuring child runs the solution and reports what is wrong with it.
         stage["note"] = f"load_inline calls not captured ({cap['ended']}); the solution builds as it runs"
@@ -42,6 +46,10 @@ def build_solution(cache_root, source, path, tools, limits, scratch, build_timeo
                                   dict(limits, timeout_s=max(float(build_timeout_s), float(limits["timeout_s"]))),
                                   False, _below_measuring(extcache.build_body(call, tmp, pch.pch_root(cache_root))))
             res = out.get("result") or {}
+            if (res.get("error") or {}).get("kind") == "sandbox":
+                stage["sandbox_error"] = res["error"]["message"]
+                _remove(tmp)
+                break
             rec["seconds"] = res.get("seconds", out["seconds"])
             rec["fast"] = res.get("fast") or fastbuild.report(tmp)
             if out["ended"] == "exit" and res.get("ok"):

@@ -37,6 +37,7 @@ def run(scratch, writable, limits, use_as_limit, body, linger=None):
     try:
         import ctypes
         ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG SIGKILL: a dead worker takes its children along
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans of what it starts stay its own
         log = os.open(os.path.join(scratch, "log.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
@@ -56,6 +57,8 @@ def run(scratch, writable, limits, use_as_limit, body, linger=None):
         report = sandbox.enter(scratch, writable, limits, use_as_limit)
         result = body(report, phase)
         result["isolation"] = report
+    except sandbox.SandboxError as e:
+        result = {"error": {"kind": "sandbox", "message": str(e)[:4000]}}
     except ProgramError as e:
         result = {"error": {"kind": e.kind, "message": str(e), "line": e.line,
                             "traceback": e.traceback or traceback.format_exc(limit=-8)}}

@@ -108,6 +108,7 @@ def body(plan, scratch):
         find = probes.Findings(result["findings"])
         calls = 0
         os_threads_seen = None
+        procs_before = T.processes()
         with torch.no_grad():
             for ci, cfg in enumerate(plan["configs"]):
                 programs.apply_config(ref, cfg["values"])
@@ -139,6 +140,7 @@ def body(plan, scratch):
                             find.add("runtime.threads", f"{os1 - os0} native thread(s) started by forward were "
                                      f"still alive after it returned (configuration '{cfg['name']}')")
                         os_threads_seen = max(os_threads_seen or 0, os1)
+                        _check_processes(T, find, procs_before, f"after forward (configuration '{cfg['name']}')")
                         outs = programs.flatten_outputs(out)
                         problem = probes.check_output_types(T, outs, device)
                         if problem:
@@ -179,6 +181,7 @@ def body(plan, scratch):
                         result["profile"] = {"error": f"{type(e).__name__}: {e}"[:500]}
         if "timing" not in result:  # otherwise checked before the profiler ran (it imports lazily patched modules)
             _check_identity(T, find)
+        _check_processes(T, find, procs_before, "when the solution's work ended")
         return result
 
     return work
@@ -215,6 +218,14 @@ def _check_identity(T, find):
     replaced = T.replaced()
     if replaced:
         find.add("runtime.identity", "the solution replaced function(s) the harness relies on: " + ", ".join(replaced))
+
+
+def _check_processes(T, find, before, when):
+    """A process the solution started that still exists is a finding, whichever name started it: it could finish
+    the work later, or outlive the verification (it cannot: it dies with this process's PID namespace)."""
+    now = T.processes()
+    if now > before:
+        find.add("runtime.processes", f"{now - before} process(es) started by the solution still existed {when}")
 
 
 def _time(plan, T, ref, sol, scratch, phase, find):

@@ -1,41 +1,46 @@
-"""What a child process does to itself before it runs untrusted code: its own process group, resource limits,
-a mount namespace in which everything but its scratch folder (and its build folder) is read-only, no capabilities.
+"""What a child process does to itself before it runs untrusted code (docs/verifier.md, "Threat model"):
 
-Every step is best effort and reported: the verdict records the isolation that was actually in force.
+1. its own process group, resource limits, no core dumps;
+2. its own mount namespace (mountview.py: host sockets and scratch places hidden, everything read-only but its own
+   folders, /proc/sys and /sys read-only) and its own PID namespace, of which it is the first process, so that every
+   process it starts dies with it (`spawn` kills it; the kernel kills the rest of the namespace);
+3. uid 65534 in a user namespace of its own, never root (identity.py); no capabilities, no_new_privs;
+4. its own network namespace, empty (not even loopback is up): no TCP/IP, and no abstract Unix socket of the host
+   or of another child (those live in a network namespace; the executor's `unshare --net` of the worker is a
+   second wall).
+
+A sandbox that cannot be set up in full stops the child before any untrusted code runs (SandboxError: the verdict is a
+SYSTEM_ERROR), unless the user turned it off (`kmosaic verify --unsafe-no-sandbox`: POLICY["enabled"] False). The
+verdict's `isolation` record says exactly what was applied.
 """
 import ctypes
 import ctypes.util
 import os
 import resource
+import signal
+import sys
+
+from . import identity, mountview
 
 CLONE_NEWNS = 0x00020000
-MS_RDONLY = 1
-MS_NOSUID = 2
-MS_NODEV = 4
-MS_NOEXEC = 8
-MS_REMOUNT = 32
-MS_BIND = 4096
-MS_REC = 16384
-MS_PRIVATE = 1 << 18
-PR_SET_NO_NEW_PRIVS = 38
-PR_SET_DUMPABLE = 4
-SYS_CAPSET = 126  # x86_64
-ST_FLAGS = {  # statvfs f_flag -> mount flag that must be kept on a remount inside a user namespace
-    1: MS_RDONLY, 2: MS_NOSUID, 4: MS_NODEV, 8: MS_NOEXEC,
-    1024: 1024,  # MS_NOATIME
-    2048: 2048,  # MS_NODIRATIME
-    4096: 1 << 21,  # ST_RELATIME -> MS_RELATIME
-}
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+PR_SET_PDEATHSIG = 1
+
+# Set by the worker before it forks (children inherit it): whether to sandbox, and the folders every child must see
+# (read-only) besides its own: the worker's scratch root, the build cache, the harness, Python's and the tools'.
+POLICY = {"enabled": True, "readable": []}
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 
 
-def _mount(source, target, flags):
-    r = _libc.mount(source, target.encode(), None, flags, None)
-    if r != 0:
-        return os.strerror(ctypes.get_errno())
-    return ""
+class SandboxError(Exception):
+    """The sandbox could not be set up: no untrusted code may run in this process."""
+
+
+def configure(enabled=True, readable=()):
+    POLICY["enabled"] = bool(enabled)
+    POLICY["readable"] = [p for p in readable if p]
 
 
 def network_state():
@@ -49,127 +54,97 @@ def network_state():
     return "netns (loopback only)" if not others else "host network (" + ", ".join(others) + ")"
 
 
-def _mount_points():
-    points = []
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) > 4:
-                points.append(parts[4].replace("\\040", " "))
-    return points
-
-
-def _keep_flags(path):
-    try:
-        f = os.statvfs(path).f_flag
-    except OSError:
-        return 0
-    flags = 0
-    for st, ms in ST_FLAGS.items():
-        if f & st:
-            flags |= ms
-    return flags
-
-
-# Kernel interfaces stay as they are: the CUDA driver fails (error 304) when /proc and /sys are read-only, and
-# they are not places where a file can be planted for a later process (/dev/shm gets a private tmpfs below).
-PSEUDO = ("/proc", "/sys")
-
-
-def _read_only_except(writable, private_tmpfs=True, keep_pseudo=PSEUDO):
-    """Private mount namespace; binds each writable folder onto itself, then remounts every other mount read-only.
-    Returns (description, list of problems)."""
-    if _libc.unshare(CLONE_NEWNS) != 0:
-        return "none (no mount namespace: " + os.strerror(ctypes.get_errno()) + ")", []
-    err = _mount(b"none", "/", MS_REC | MS_PRIVATE)
-    if err:
-        return "none (mounts not private: " + err + ")", []
-    problems = []
-    if private_tmpfs:
-        # The CUDA driver and torch want a writable /dev/shm (and tools a /tmp): each child gets empty, private ones
-        # that vanish with it, so nothing written there reaches another process.
-        for tmp in ("/dev/shm", "/tmp"):
-            if os.path.isdir(tmp) and not any(w == tmp or w.startswith(tmp + "/") for w in writable):
-                err = _libc.mount(b"tmpfs", tmp.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"size=1g,mode=1777")
-                if err != 0:
-                    problems.append(f"{tmp}: private tmpfs: {os.strerror(ctypes.get_errno())}")
-                else:
-                    writable = list(writable) + [tmp]
-    for w in writable:
-        err = _mount(w.encode(), w, MS_BIND | MS_REC)
-        if err:
-            problems.append(f"{w}: {err}")
-    keep = set(writable)
-    left_writable = []
-    for mp in reversed(_mount_points()):
-        if mp in keep or any(mp.startswith(w.rstrip("/") + "/") for w in writable):
-            continue
-        if any(mp == p or mp.startswith(p + "/") for p in keep_pseudo):
-            continue
-        if _keep_flags(mp) & MS_RDONLY:
-            continue
-        err = _mount(None, mp, MS_REMOUNT | MS_BIND | MS_RDONLY | _keep_flags(mp))
-        if err and mp not in left_writable:
-            left_writable.append(mp)
-    # Anything left writable that matters? /proc and /sys entries are not files a solution can plant things in.
-    serious = [m for m in left_writable if not (m.startswith("/proc") or m.startswith("/sys") or m.startswith("/dev"))]
-    if serious:
-        problems.append("left writable: " + ", ".join(serious))
-    if any(p for p in problems if not p.startswith("left writable")):
-        return "partial", problems
-    return ("read-only except scratch" if not serious else "partial"), problems
-
-
-def _drop_capabilities():
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-    _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    hdr = Header(0x20080522, 0)
-    data = (Data * 2)()
-    if _libc.syscall(SYS_CAPSET, ctypes.byref(hdr), ctypes.byref(data)) != 0:
-        return "capabilities kept (" + os.strerror(ctypes.get_errno()) + ")"
-    return "no capabilities"
-
-
-def enter(scratch, writable_extra, limits, use_address_space_limit):
-    """Applies isolation to the calling (child) process. Returns the isolation report."""
-    os.setsid()
-    applied = {}
+def _limits(limits, use_address_space_limit):
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     file_bytes = int(limits["file_mb"]) << 20
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-    applied["file_mb"] = limits["file_mb"]
-    mem_bytes = int(limits["memory_mb"]) << 20
+    applied = {"file_mb": limits["file_mb"], "memory_mb": limits["memory_mb"], "wall_s": limits["timeout_s"]}
     if use_address_space_limit:
         # CUDA reserves far more address space than it uses, so the address-space limit is for CPU runs only;
         # on a GPU the worker watches the child's resident memory instead.
+        mem_bytes = int(limits["memory_mb"]) << 20
         resource.setrlimit(resource.RLIMIT_AS, (mem_bytes, mem_bytes))
-        applied["memory_mb"] = limits["memory_mb"]
         applied["memory_kind"] = "address space"
     else:
-        applied["memory_mb"] = limits["memory_mb"]
         applied["memory_kind"] = "resident (watched)"
-    applied["wall_s"] = limits["timeout_s"]
-    filesystem, problems = _read_only_except([scratch] + list(writable_extra))
-    caps = _drop_capabilities()
+    return applied
+
+
+def _readable(writable):
+    """What the child must see besides its own folders: the worker's list, Python's import path, the tools' PATH."""
+    out = list(POLICY["readable"]) + [p for p in sys.path if p] + [os.path.dirname(sys.executable)]
+    out += [p for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+    return [p for p in dict.fromkeys(out) if os.path.isdir(p) and p not in writable]
+
+
+def _own_pid_namespace():
+    """Unshares the mount, PID and network namespaces and forks: the caller returns as the namespace's first process; the
+    original process stays behind only to wait for it and end as it ended (the worker waits for that one)."""
+    if _libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET) != 0:
+        raise SandboxError("no mount, PID and network namespace: " + os.strerror(ctypes.get_errno()))
+    pid = os.fork()
+    if pid == 0:
+        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        return
+    _mirror(pid)  # never returns
+
+
+def _mirror(pid):
+    """In the process left outside the namespace: end as the namespace's first process ended."""
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            os._exit(70)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
+
+
+def enter(scratch, writable_extra, limits, use_address_space_limit):
+    """Applies isolation to the calling (child) process. Returns the isolation report; raises SandboxError when the
+    sandbox is asked for and any part of it could not be made."""
+    os.setsid()
+    report = {"limits": _limits(limits, use_address_space_limit)}
+    writable = [os.path.realpath(p) for p in [scratch] + list(writable_extra)]
+    if not POLICY["enabled"]:
+        report.update(network=network_state(), sandbox="off (--unsafe-no-sandbox)",
+                      filesystem="host's (no sandbox)", process="own process group")
+        os.chdir(scratch)
+        return report
+    try:
+        identity.hand_over(writable)
+        readable = _readable(writable)
+        _own_pid_namespace()
+        view = mountview.build(writable, readable)
+        who = identity.become_nobody()
+        caps = identity.drop_capabilities()
+    except (OSError, mountview.MountError, identity.IdentityError) as e:
+        raise SandboxError(f"the sandbox could not be set up: {e}") from e
+    network = network_state()
+    if network != "netns (loopback only)":
+        raise SandboxError(f"the sandbox could not be set up: network: {network}")
+    open_knobs = mountview.writable_probe(["/proc/sys/kernel/core_pattern", "/proc/sysrq-trigger",
+                                           "/sys/kernel/uevent_helper"])
+    if open_knobs:
+        raise SandboxError("the sandbox could not be set up: still writable: " + ", ".join(open_knobs))
     os.chdir(scratch)
-    report = {
-        "network": network_state(),
-        "filesystem": filesystem,
-        "process": "own process group, " + caps,
-        "limits": applied,
-    }
-    if problems:
-        report["problems"] = problems
+    report.update({
+        "sandbox": "on",
+        "network": network,
+        "filesystem": "read-only except scratch; private " + ", ".join(view["masked"]) + "; /proc/sys, /sys read-only",
+        "process": f"own PID namespace, own process group, {who}, {caps}",
+    })
     return report
 
 
 def describe(report):
     lim = report.get("limits", {})
     return (f"network: {report.get('network')}; filesystem: {report.get('filesystem')}; "
-            f"limits: wall {lim.get('wall_s')} s, memory {lim.get('memory_mb')} MiB ({lim.get('memory_kind')}), "
-            f"files {lim.get('file_mb')} MiB")
+            f"process: {report.get('process')}; limits: wall {lim.get('wall_s')} s, memory {lim.get('memory_mb')} "
+            f"MiB ({lim.get('memory_kind')}), files {lim.get('file_mb')} MiB")

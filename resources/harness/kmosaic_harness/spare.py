@@ -18,9 +18,9 @@ class Spares:
 
     @staticmethod
     def _sandbox_key(limits):
-        # What the sandbox fixed at the fork (the file size limit); time and memory are watched by the worker and
-        # follow the request that takes the child.
-        return int(limits["file_mb"])
+        # What the sandbox fixed at the fork (the file size limit, and whether there is a sandbox at all, with what it
+        # lets the child see); time and memory are watched by the worker and follow the request that takes the child.
+        return int(limits["file_mb"]), sandbox.POLICY["enabled"], tuple(sandbox.POLICY["readable"])
 
     def refill(self, limits, device="cuda"):
         """Forks a waiting reference child for the next verification on `device` (none if one waits already)."""

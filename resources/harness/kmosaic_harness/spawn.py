@@ -5,7 +5,7 @@ import select
 import signal
 import time
 
-from . import child
+from . import child, lifeline, sandbox
 
 
 def _rss_mb(pid):
@@ -19,13 +19,17 @@ def _rss_mb(pid):
     return 0
 
 
-def _group_rss_mb(pgid):
+def _group_rss_mb(pgid, skip=()):
+    """Resident memory of the process group, but `skip` (the sandbox's waiting process outside the child's PID
+    namespace: a fork of the worker that allocates nothing, whose inherited pages would count twice)."""
     total = 0
     try:
         pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
         return 0
     for p in pids:
+        if p in skip:
+            continue
         try:
             if os.getpgid(p) == pgid:
                 total += _rss_mb(p)
@@ -135,6 +139,7 @@ class Child:
         self.gated = gate_fd is not None
         self.releases = 0
         self.done = False
+        self._mirror = (pid,) if sandbox.POLICY["enabled"] else ()  # sandbox._mirror: waits, allocates nothing
 
     def release(self, message, private=""):
         """Opens a gated child's gate with `message` (once per gate() it calls); its time limit starts now.
@@ -218,6 +223,7 @@ class Child:
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
                 break
+            lifeline.check()  # the worker's client is gone: this child and the worker end now
             now = time.monotonic()
             if credit < cap and os.path.exists(marker):
                 extra = min(now - last, cap - credit)
@@ -228,7 +234,7 @@ class Child:
                 killed_for = "timeout"
             elif not self.use_as_limit and now >= next_mem_check:
                 next_mem_check = now + 0.25
-                if _group_rss_mb(pid) > int(limits["memory_mb"]):
+                if _group_rss_mb(pid, self._mirror) > int(limits["memory_mb"]):
                     killed_for = "memory"
             if killed_for:
                 _kill_group(pid)

@@ -48,41 +48,91 @@ def settle_lazy_patches():
             pass
 
 
+_ATTEMPTS = []  # names of Trusted fields the solution tried to set or delete (replaced() reports them)
+
+
+def _identity(obj):
+    """What must not change about a watched function: the object, and for Python code its code object too (a
+    `fn.__code__ = ...` swap keeps the function's id)."""
+    code = getattr(obj, "__code__", None)
+    return (id(obj), id(code)) if code is not None else (id(obj), None)
+
+
 class Trusted:
-    """Snapshot of the watched functions; use its attributes, never the module globals, once a solution ran."""
+    """Snapshot of the watched functions; use its attributes, never the module globals, once a solution ran.
+
+    Frozen: no __dict__ (vars() fails), and setting or deleting a field raises and is recorded, so the route of
+    issue 17 (frames from a traceback, f_locals, vars(T)['perf_counter'] = a slow clock) neither works nor goes
+    unseen. Code in the solution's process can still reach past this (slot descriptors, ctypes): the correctness
+    verdict never rests on this process, and its timing is cross-checked from outside (docs/verifier.md)."""
+
+    __slots__ = ("_ids", "perf_counter", "synchronize", "Event", "sleep", "active_count", "listdir", "isfinite",
+                 "read_all", "tensor_type", "_os_open", "_os_read", "_os_close", "_frozen")
 
     def __init__(self):
         settle_lazy_patches()
-        self._ids = {}
+        ids = {}
         for name, get in _WATCHED:
             try:
-                self._ids[name] = id(get())
+                ids[name] = _identity(get())
             except Exception:  # noqa: BLE001 - a missing attribute is simply not watched
                 pass
-        self.perf_counter = time.perf_counter
-        self.synchronize = torch.cuda.synchronize
-        self.Event = torch.cuda.Event
-        self.sleep = getattr(torch.cuda, "_sleep", None) or (lambda cycles: None)
-        self.active_count = threading.active_count
-        self.listdir = os.listdir
-        self.isfinite = torch.isfinite
-        self.read_all = torch.sum  # the L2 flush (timing.run)
-        self.tensor_type = torch.Tensor
+        put = object.__setattr__
+        put(self, "_ids", ids)
+        put(self, "perf_counter", time.perf_counter)
+        put(self, "synchronize", torch.cuda.synchronize)
+        put(self, "Event", torch.cuda.Event)
+        put(self, "sleep", getattr(torch.cuda, "_sleep", None) or (lambda cycles: None))
+        put(self, "active_count", threading.active_count)
+        put(self, "listdir", os.listdir)
+        put(self, "isfinite", torch.isfinite)
+        put(self, "read_all", torch.sum)  # the L2 flush (timing.run)
+        put(self, "tensor_type", torch.Tensor)
+        put(self, "_os_open", os.open)
+        put(self, "_os_read", os.read)
+        put(self, "_os_close", os.close)
+        put(self, "_frozen", True)
+
+    def __setattr__(self, name, value):
+        _ATTEMPTS.append(name)
+        raise AttributeError(f"the harness's trusted references are read-only ({name})")
+
+    def __delattr__(self, name):
+        _ATTEMPTS.append(name)
+        raise AttributeError(f"the harness's trusted references are read-only ({name})")
 
     def replaced(self):
-        """Names of watched functions that are no longer the objects they were."""
+        """Names of watched functions that are no longer the objects (or the code) they were, and of the fields of
+        this snapshot the solution tried to change."""
         out = []
         for name, get in _WATCHED:
             if name not in self._ids:
                 continue
             try:
-                now = id(get())
+                now = _identity(get())
             except Exception:  # noqa: BLE001
                 out.append(name)
                 continue
             if now != self._ids[name]:
                 out.append(name)
+        out += [f"the harness's snapshot ({n})" for n in dict.fromkeys(_ATTEMPTS)]
         return out
 
     def os_threads(self):
         return len(self.listdir("/proc/self/task"))
+
+    def processes(self):
+        """Processes this one started that still exist (running or unreaped), its orphans included: the child is
+        its PID namespace's first process, or a subreaper without a sandbox (child.run), so a double fork or a
+        setsid cannot hide one. Counted from /proc, whatever name started them (os.fork, subprocess, ctypes)."""
+        n = 0
+        for tid in self.listdir("/proc/self/task"):
+            try:
+                fd = self._os_open(f"/proc/self/task/{tid}/children", 0)
+            except OSError:
+                continue
+            try:
+                n += len(self._os_read(fd, 1 << 16).split())
+            finally:
+                self._os_close(fd)
+        return n

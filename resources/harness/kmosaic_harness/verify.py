@@ -4,8 +4,9 @@ import os
 import random
 import shutil
 
-from . import build, buildcache, buildstage, child_reference, child_solution, gpulock, spawn, tools
+from . import build, buildcache, buildstage, child_reference, child_solution, gpulock, sandbox, spawn, tools
 
+TRAVERSE = 0o711  # folders above the children's scratch: sandboxed children (uid 65534) pass through, never list
 SEALED = 0o311  # the solution child's scratch folder: its owner may enter it and create in it, not list it
 DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16": (1e-2, 1e-2),
                      "bfloat16": (1e-2, 1e-2)}
@@ -36,6 +37,7 @@ class Verification:
         gpulock.configure(gpulock.default_path() if locked else None)
         self.dir = os.path.join(worker.scratch_root, f"v{os.getpid()}-{random.getrandbits(40):010x}")
         os.makedirs(self.dir)
+        os.chmod(self.dir, TRAVERSE)
         cpu = device == "cpu"
         self.limits = {"timeout_s": float(opts.get("timeout_s", 300)), "memory_mb": int(opts.get("memory_mb", 16384)),
                        "file_mb": int(opts.get("file_mb", 1024))}
@@ -65,7 +67,9 @@ class Verification:
         # Precompiled headers (1.3 GB, built in the background) only for a cache that outlives the worker: one in
         # its own scratch folder goes with it, and a pch build still running then left it behind in /tmp.
         ephemeral = cache_root.startswith(os.path.abspath(worker.scratch_root) + os.sep)
-        if opts.get("pch", True) and not ephemeral:
+        # Started by a worker that verifies more than one solution (a batch, an agent run, the pool): it dies with
+        # its worker, and a one-shot command would only start and kill it.
+        if opts.get("pch", True) and not ephemeral and worker.served >= 1:
             worker.ensure_pch(cache_root)
         # How the solution child hands its outputs to the judge: exported GPU memory (cudaipc) on a GPU, else files.
         transport = opts.get("output_transport") or os.environ.get("KMOSAIC_OUTPUT_TRANSPORT") or "ipc"
@@ -75,6 +79,9 @@ class Verification:
         self.build_dir = build.cache_dir(cache_root, sol["source"])
         os.makedirs(self.build_dir, exist_ok=True)
         buildcache.touch(self.build_dir)
+        # Every child of this verification (and the spare reference child forked meanwhile) is sandboxed, unless the
+        # user turned that off; what they may see besides their own folders, read-only:
+        sandbox.configure(opts.get("sandbox", True) is not False, [worker.scratch_root, cache_root])
 
     @staticmethod
     def _configs(task, opts, cpu):
@@ -197,6 +204,8 @@ class Verification:
         self.durations["reference_s"] = round(ref["seconds"], 4)
         self._phases("reference", res)
         self.durations["ref_timing_s"] = float((res.get("timing") or {}).get("seconds") or 0.0)
+        if (res.get("error") or {}).get("kind") == "sandbox":
+            return self._system_error(v, res["error"])
         if ref["ended"] != "report" or "error" in res or not res:
             v["status"] = "INVALID_REFERENCE"
             v["error"] = self._child_error(ref, "the reference")
@@ -211,6 +220,8 @@ class Verification:
         sol_child = sol_child or start_solution()
         stage = stage or self._build()
         self.durations["build_s"] = round(stage["seconds"], 4)
+        if stage.get("sandbox_error"):
+            return self._system_error(v, {"kind": "sandbox", "message": stage["sandbox_error"]})
         if not stage["ok"]:
             v["status"] = "TIMEOUT" if stage.get("timeout") else "COMPILE_ERROR"
             v["build"] = {k: stage[k] for k in ("ok", "seconds", "log", "generated", "calls") if k in stage}
@@ -242,6 +253,8 @@ class Verification:
                           + f"(it was at: {sol['phase']})", "log": sol["log_tail"]}
             return v
         err = sres.get("error")
+        if err and err.get("kind") == "sandbox":
+            return self._system_error(v, err)
         if err and err.get("kind") in ("build", "syntax"):
             v["status"] = "COMPILE_ERROR"
             v["error"] = dict(err, log=sol["log_tail"][-3000:])
@@ -263,6 +276,14 @@ class Verification:
                     self.phase(kind)
                     with gpulock.exclusive():
                         v[kind] = tools.run_tool(kind, self, v.get("own_kernels") or [])
+        return v
+
+    @staticmethod
+    def _system_error(v, err):
+        """No untrusted code ran: the sandbox could not be set up (sandbox.SandboxError)."""
+        v["status"] = "SYSTEM_ERROR"
+        v["error"] = {"kind": "sandbox", "message": err.get("message", "") + " (no solution code was run; "
+                      "`--unsafe-no-sandbox` runs it without one)"}
         return v
 
     def _build(self):

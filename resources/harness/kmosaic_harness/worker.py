@@ -12,7 +12,8 @@ import traceback
 
 import torch
 
-from . import HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, pch, protocol, spare, spawn, trusted
+from . import (HARNESS_VERSION, PROTOCOL_VERSION, environment, extcache, health, lifeline, pch, protocol, spare, spawn,
+               trusted)
 from .verify import Verification
 
 NO_PRELOAD = "KMOSAIC_HARNESS_NO_PRELOAD"
@@ -30,6 +31,12 @@ def _prepare_process():
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: children cannot open /proc/<worker>/fd
     except (OSError, AttributeError):
         pass
+
+
+def _die_with_worker():
+    """In a background build, before its exec: SIGKILL when the worker (its parent) dies."""
+    import ctypes
+    ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG SIGKILL
 
 
 def _preload_lazy_modules():
@@ -68,8 +75,10 @@ class Worker:
 
     def ensure_pch(self, cache_root):
         """Precompiles torch's headers for this cache in the background, once per worker and cache: builds use
-        them when they are there, and never wait for them. The build runs on after the worker exits (it is short,
-        trusted, and one at a time per cache: pch.py holds a lock)."""
+        them when they are there, and never wait for them. The build is tied to the worker: it dies with it
+        (PR_SET_PDEATHSIG, and end_background() on the way out), so a command that ends leaves no compiler behind;
+        a long-lived worker (the pool's) lets it finish. pch.py publishes by rename, so a killed build leaves
+        nothing half-made for the next one."""
         if cache_root in self._pch:
             return
         marker = pch.marker_name(self.toolchain(), self.cuda)
@@ -80,7 +89,18 @@ class Worker:
         self._pch[cache_root] = subprocess.Popen(
             [sys.executable, "-m", "kmosaic_harness", "pch", "--cache", cache_root, "--marker", marker]
             + (["--cuda"] if self.cuda else []),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=_die_with_worker)
+
+    def end_background(self):
+        """Kills the background builds this worker started (their process groups: the compilers too)."""
+        for p in self._pch.values():
+            if p is not None and p.poll() is None:
+                try:
+                    os.killpg(p.pid, 9)
+                except OSError:
+                    pass
+                p.wait()
 
     def environment(self):
         if self.env is None:
@@ -143,9 +163,12 @@ def main(argv):
     if own_root:
         scratch_root = tempfile.mkdtemp(prefix="kmosaic-worker-")
     os.makedirs(scratch_root, exist_ok=True)
+    os.chmod(scratch_root, 0o711)  # sandboxed children (uid 65534) pass through to their folders, never list it
     _prepare_process()
     channel = protocol.Channel()
     worker = Worker(channel, scratch_root)
+    lifeline.watch_stdin([worker.end_background] + ([lambda: shutil.rmtree(scratch_root, ignore_errors=True)]
+                                                    if own_root else []))
     try:
         for req, problem in channel.requests():
             if req is None:
@@ -161,6 +184,7 @@ def main(argv):
                 break
     finally:
         worker.spares.close()
+        worker.end_background()
         if own_root:
             shutil.rmtree(scratch_root, ignore_errors=True)
     return 0
