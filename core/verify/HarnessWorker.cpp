@@ -2,6 +2,7 @@
 
 #include "util/Json.h"
 #include "util/Logging.h"
+#include "verify/ScratchFolders.h"
 
 #include <QDir>
 
@@ -52,8 +53,9 @@ void HarnessWorker::start()
     QStringList args = m_launch.arguments;
     if (!args.contains(QStringLiteral("--scratch"))) {
         const QString tmp = m_launch.environment.value(QStringLiteral("TMPDIR"), QDir::tempPath());
+        removeAbandonedScratch(tmp, QStringLiteral("kmosaic-worker-*"));  // left by a killed kmosaic
         m_scratch = std::make_unique<QTemporaryDir>(tmp + QStringLiteral("/kmosaic-worker-XXXXXX"));
-        if (m_scratch->isValid())
+        if (m_scratch->isValid() && markScratchOwner(m_scratch->path()))
             args << QStringLiteral("--scratch") << m_scratch->path();  // else the worker makes a folder of its own
     }
     m_process.start(m_launch.program, args);

@@ -29,7 +29,7 @@ class Phase:
         return [[name, round(end - t, 4)] for (name, t), end in zip(self._marks, ends)]
 
 
-def run(scratch, writable, limits, use_as_limit, body, linger=None):
+def run(scratch, writable, limits, use_as_limit, body, linger=None, join_pid=None):
     """In the child after fork: never returns. `body(report, phase)` returns the result dict. `linger()`, when
     given, is called after the result is written, before the process exits (spawn.start_child(linger=True))."""
     code = 0
@@ -54,7 +54,7 @@ def run(scratch, writable, limits, use_as_limit, body, linger=None):
         import tempfile
         tempfile.tempdir = scratch  # the worker resolved it before the fork
         gpulock.open_for_this_process(os.path.join(scratch, WAIT_MARKER))  # before the sandbox hides the lock folder
-        report = sandbox.enter(scratch, writable, limits, use_as_limit)
+        report = sandbox.enter(scratch, writable, limits, use_as_limit, join_pid)
         result = body(report, phase)
         result["isolation"] = report
     except sandbox.SandboxError as e:

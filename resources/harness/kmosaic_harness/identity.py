@@ -82,9 +82,10 @@ def hand_over(folders):
                 os.lchown(os.path.join(root, name), NOBODY, NOBODY)
 
 
-def become_nobody():
+def become_nobody(own_namespace=True):
     """Gives up root. Returns a description such as 'uid 65534 in its own user namespace (host uid 65534)'."""
-    if switches_uid():
+    switched = switches_uid()
+    if switched:
         try:
             os.setgroups([])
             os.setresgid(NOBODY, NOBODY, NOBODY)
@@ -96,10 +97,12 @@ def become_nobody():
     host = _outer_uid(os.geteuid())
     if host == 0:
         raise IdentityError("uid 0 outside this user namespace, and uid 65534 is not mapped to give it up")
-    _own_user_namespace()
+    if own_namespace or not switched:  # without setresuid, only a user namespace gives root up
+        _own_user_namespace()
     if os.getuid() != NOBODY or os.getgid() != NOBODY:
         raise IdentityError(f"uid {os.getuid()} gid {os.getgid()} after the user namespace, expected {NOBODY}")
-    return f"uid {NOBODY} in its own user namespace (uid {host} outside)"
+    where = "in its own user namespace" if own_namespace or not switched else "(no user namespace of its own)"
+    return f"uid {NOBODY} {where} (uid {host} outside)"
 
 
 def _outer_uid(uid):

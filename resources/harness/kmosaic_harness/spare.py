@@ -6,7 +6,7 @@ import os
 import random
 import shutil
 
-from . import child_reference, spawn
+from . import child_reference, sandbox, spawn
 
 
 class Spares:

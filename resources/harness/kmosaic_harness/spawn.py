@@ -54,7 +54,7 @@ def run_child(scratch, writable, limits, use_as_limit, work):
     return start_child(scratch, writable, limits, use_as_limit, work).wait()
 
 
-def start_child(scratch, writable, limits, use_as_limit, work, gated=False, linger=False):
+def start_child(scratch, writable, limits, use_as_limit, work, gated=False, linger=False, share_pids_with=None):
     """Forks and returns at once: the worker can do other work (a build) while the child runs, then wait() for it.
     The child's deadline runs from now; its memory is watched only while the worker waits.
 
@@ -64,9 +64,13 @@ def start_child(scratch, writable, limits, use_as_limit, work, gated=False, ling
 
     linger (gated children only): once it has written its result, the child waits, alive, until the worker kills it
     or closes its gate: what it exported to other processes (cudaipc) stays valid until then. wait_result() returns
-    at that point; kill() ends it."""
+    at that point; kill() ends it.
+
+    share_pids_with (a running Child): this child joins that one's PID namespace instead of making its own (CUDA IPC
+    works only between processes of one PID namespace)."""
     assert gated or not linger, "a lingering child waits on its gate"
     os.makedirs(scratch, exist_ok=True)
+    join = sandbox.namespace_process(share_pids_with.pid) if share_pids_with is not None else None
     start = time.monotonic()
     gate_r, gate_w = os.pipe() if gated else (None, None)
     pid = os.fork()
@@ -75,7 +79,7 @@ def start_child(scratch, writable, limits, use_as_limit, work, gated=False, ling
             os.close(fd)  # no child can speak for the worker through another child's gate
         if gated:
             work = _gated(work, gate_r, scratch)
-        child.run(scratch, writable, limits, use_as_limit, work, _linger(gate_r) if linger else None)  # no return
+        child.run(scratch, writable, limits, use_as_limit, work, _linger(gate_r) if linger else None, join)
     if gated:
         os.close(gate_r)
         _open_gates.add(gate_w)
@@ -139,7 +143,20 @@ class Child:
         self.gated = gate_fd is not None
         self.releases = 0
         self.done = False
-        self._mirror = (pid,) if sandbox.POLICY["enabled"] else ()  # sandbox._mirror: waits, allocates nothing
+        self._sandboxed = sandbox.POLICY["enabled"]
+        self._skip = None
+
+    def _mirrors(self):
+        """The sandbox's waiting processes (sandbox._fork_and_mirror: forks of the worker that allocate nothing, whose
+        inherited pages would count twice): the child itself and its namespace's first process."""
+        if not self._sandboxed:
+            return ()
+        if self._skip is None:
+            first = sandbox.namespace_process(self.pid)
+            if first is None:
+                return (self.pid,)
+            self._skip = (self.pid, first)
+        return self._skip
 
     def release(self, message, private=""):
         """Opens a gated child's gate with `message` (once per gate() it calls); its time limit starts now.
@@ -234,7 +251,7 @@ class Child:
                 killed_for = "timeout"
             elif not self.use_as_limit and now >= next_mem_check:
                 next_mem_check = now + 0.25
-                if _group_rss_mb(pid, self._mirror) > int(limits["memory_mb"]):
+                if _group_rss_mb(pid, self._mirrors()) > int(limits["memory_mb"]):
                     killed_for = "memory"
             if killed_for:
                 _kill_group(pid)

@@ -69,7 +69,7 @@ class Verification:
         ephemeral = cache_root.startswith(os.path.abspath(worker.scratch_root) + os.sep)
         # Started by a worker that verifies more than one solution (a batch, an agent run, the pool): it dies with
         # its worker, and a one-shot command would only start and kill it.
-        if opts.get("pch", True) and not ephemeral and worker.served >= 1:
+        if opts.get("pch", True) and not ephemeral and getattr(worker, "served", 0) >= 1:
             worker.ensure_pch(cache_root)
         # How the solution child hands its outputs to the judge: exported GPU memory (cudaipc) on a GPU, else files.
         transport = opts.get("output_transport") or os.environ.get("KMOSAIC_OUTPUT_TRANSPORT") or "ipc"

@@ -95,7 +95,15 @@ class PrecompiledHeadersOnlyForCachesThatLast(unittest.TestCase):
         from kmosaic_harness.verify import Verification
         scratch, lasting = tempfile.mkdtemp(), tempfile.mkdtemp()
         w = self.Worker(scratch)
+        w.served = 1  # a worker that verifies more than one solution (a one-shot command's would kill the build)
         Verification(w, self.request(configs=["default"]), lambda p: None).cleanup()
         self.assertEqual(w.pch_for, [])
         Verification(w, self.request(configs=["default"], build_cache=lasting), lambda p: None).cleanup()
         self.assertEqual(w.pch_for, [os.path.abspath(lasting)])
+
+    def test_a_worker_on_its_first_verification_starts_no_background_build(self):
+        from kmosaic_harness.verify import Verification
+        w = self.Worker(tempfile.mkdtemp())
+        w.served = 0  # perhaps a one-shot command: the build would die with it (lifeline.py)
+        Verification(w, self.request(configs=["default"], build_cache=tempfile.mkdtemp()), lambda p: None).cleanup()
+        self.assertEqual(w.pch_for, [])

@@ -1,12 +1,26 @@
 """Children started ahead of their inputs (spawn.start_child(gated=True)), with real forks, pipes and sandboxes: the
 child waits at its gate, gets the worker's message, its time limit runs from the release, an unreleased child is
 killed without leaving a process, and no child holds another child's gate."""
+import ctypes
 import os
 import tempfile
 import time
 import unittest
 
-from kmosaic_harness import spawn
+from kmosaic_harness import sandbox, spawn
+
+
+def _named(comm):
+    """Host pids of the processes called `comm`."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if pid.isdigit() and f.read().strip() == comm:
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
 
 
 def _alive(pid):
@@ -24,6 +38,8 @@ def _alive(pid):
 class GatedChildren(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
+        os.chmod(self.dir, 0o711)  # as the worker's scratch root: sandboxed children (uid 65534) pass through
+        sandbox.configure(True, [self.dir])
         self.limits = {"timeout_s": 1.0, "memory_mb": 4096, "file_mb": 16}
 
     def _start(self, name, work, limits=None):
@@ -118,26 +134,30 @@ class GatedChildren(unittest.TestCase):
         def work(report, phase, gate):
             pid = os.fork()
             if pid == 0:
+                ctypes.CDLL(None).prctl(15, tag.encode(), 0, 0, 0)  # PR_SET_NAME: found from outside by its name
                 time.sleep(60)
                 os._exit(0)
             with open("grandchild", "w") as f:
-                f.write(str(pid))
+                f.write(str(pid))  # its pid inside the child's PID namespace: meaningless outside
             gate()
             return {}
 
+        tag = f"kmgrand{os.getpid() % 10000}"
         c = self._start("d", work)
         path = os.path.join(c.scratch, "grandchild")
         deadline = time.monotonic() + 10
         while not os.path.exists(path) and time.monotonic() < deadline:
             time.sleep(0.01)
-        time.sleep(0.05)
-        with open(path) as f:
-            grandchild = int(f.read())
+        deadline = time.monotonic() + 10
+        while not _named(tag) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        grandchildren = _named(tag)
+        self.assertEqual(len(grandchildren), 1)
         c.kill()
         c.kill()  # twice is harmless
         time.sleep(0.2)
         self.assertFalse(_alive(c.pid))
-        self.assertFalse(_alive(grandchild))
+        self.assertFalse(_alive(grandchildren[0]))
         self.assertNotIn(c._gate, spawn._open_gates)
 
     def test_no_child_can_release_another(self):

@@ -138,9 +138,10 @@ class Timing(unittest.TestCase):
         original = torch.sum
         try:
             torch.sum = lambda *a, **k: calls.append("patched")  # what a solution could do: the flush must not care
-            T2 = Trusted.__new__(Trusted)
-            T2.__dict__.update(T.__dict__)
-            T2.read_all = lambda t: calls.append(("flush", original(t).item()))
+            T2 = Trusted.__new__(Trusted)  # the snapshot is frozen: a test double is made field by field
+            for field in Trusted.__slots__:
+                object.__setattr__(T2, field, getattr(T, field))
+            object.__setattr__(T2, "read_all", lambda t: calls.append(("flush", original(t).item())))
             flush = torch.ones(8)
             ev, wall, kept = timing.run(T2, lambda: calls.append("run") or len(calls), "cpu", 3, 1, flush, keep=(0, -1))
         finally:

@@ -109,7 +109,8 @@ class Sandbox(unittest.TestCase):
             return {"writable": mountview.writable_probe(["/proc/sys/kernel/core_pattern", "/proc/sysrq-trigger",
                                                           "/sys/kernel/profiling", "/etc/hostname"]),
                     "proc_sys": opts.get("/proc/sys", ""), "sys": opts.get("/sys", ""), "uid": os.getuid(),
-                    "euid": os.geteuid(), "caps": caps, "pid": os.getpid(), "process": report["process"]}
+                    "euid": os.geteuid(), "caps": caps, "pid": os.getpid(), "process": report["process"],
+                    "processes": sorted(int(p) for p in os.listdir("/proc") if p.isdigit())}
 
         res = self.run_child(work)
         self.assertEqual(res["writable"], [])
@@ -117,7 +118,9 @@ class Sandbox(unittest.TestCase):
         self.assertTrue(res["sys"].startswith("ro"), res)
         self.assertEqual((res["uid"], res["euid"]), (65534, 65534))
         self.assertEqual(res["caps"], ["0000000000000000"])
-        self.assertEqual(res["pid"], 1)  # the first process of its own PID namespace
+        # Its own PID namespace: the first process (which only waits for the work) and the work, nothing else.
+        self.assertEqual(res["pid"], 2)
+        self.assertEqual(res["processes"], [1, 2])
         self.assertIn("own PID namespace", res["process"])
 
     def test_a_double_forked_setsid_process_dies_with_the_child(self):
@@ -145,7 +148,7 @@ class Sandbox(unittest.TestCase):
     def test_a_sandbox_that_cannot_be_made_stops_the_child_before_its_work(self):
         from kmosaic_harness import identity
         real = identity.become_nobody
-        identity.become_nobody = lambda: (_ for _ in ()).throw(identity.IdentityError("no user namespace: test"))
+        identity.become_nobody = lambda **kw: (_ for _ in ()).throw(identity.IdentityError("no user namespace: test"))
         try:
             out = spawn.run_child(os.path.join(self.root, "refused"), [], LIMITS, False,
                                   lambda report, phase: {"ran": True})

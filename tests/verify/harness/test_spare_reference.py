@@ -10,7 +10,7 @@ import unittest
 
 import torch
 
-from kmosaic_harness import child_reference, spare, tensorio
+from kmosaic_harness import child_reference, sandbox, spare, tensorio
 
 REFERENCE = """
 import torch
@@ -41,6 +41,8 @@ def _expected(seed, n):
 class SpareReference(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp()
+        os.chmod(self.root, 0o711)  # as the worker's scratch root: sandboxed children (uid 65534) pass through
+        sandbox.configure(True, [self.root])
         self.limits = {"timeout_s": 60.0, "memory_mb": 4096, "file_mb": 64}
         self.spares = spare.Spares(self.root)
 
