@@ -51,6 +51,7 @@ void addRunOptions(QCommandLineParser& p)
         {QStringLiteral("build-cache"), QStringLiteral("Folder for extension builds."), QStringLiteral("DIR")},
         {QStringLiteral("ncu"), QStringLiteral("Nsight Compute figures after a pass (GPU).")},
         {QStringLiteral("no-profile"), QStringLiteral("No profiler attribution.")},
+        {QStringLiteral("unsafe-no-sandbox"), QStringLiteral("Run the model's code without its sandbox (trusted code only).")},
         {QStringLiteral("prompts"), QStringLiteral("Prompt templates folder."), QStringLiteral("DIR")},
         {QStringLiteral("guidance"), QStringLiteral("Guidance notes folder."), QStringLiteral("DIR")},
         {QStringLiteral("json"), QStringLiteral("One JSON line per run at the end.")},
@@ -122,6 +123,7 @@ Result<Parsed> parseSetup(const QCommandLineParser& p)
                              QStringLiteral("/kmosaic/builds");
     o.ncu = p.isSet(QStringLiteral("ncu"));
     o.profile = !p.isSet(QStringLiteral("no-profile"));
+    o.sandbox = !p.isSet(QStringLiteral("unsafe-no-sandbox"));
     auto prompts = p.isSet(QStringLiteral("prompts")) ? PromptLibrary::load(p.value(QStringLiteral("prompts")))
                                                       : PromptLibrary::loadDefault();
     if (!prompts)

@@ -51,7 +51,8 @@ Commands:
   agent run (--task ID | FILTERS) (--provider FILE.json | --manual DIR | --manual-cmd CMD) [--concurrency N]
             [--max-turns N] [--max-tokens N] [--max-minutes M] [--repair-turns N] [--optimise-turns N]
             [--target-speedup X] [--plateau N] [--temperature T] [--top-p P] [--reply-tokens N] [--seed N]
-            [verify options: --device --config --seeds --timing-runs --timeout --build-cache --ncu] [--json]
+            [verify options: --device --config --seeds --timing-runs --timeout --build-cache --ncu
+                             --unsafe-no-sandbox] [--json]
                            implement, repair and optimise with an LLM or a person; every step is stored
   agent list [--task ID] [--limit N] [--json]
                            list agent runs, newest first

@@ -40,18 +40,6 @@ int processesMentioning(const QString& needle)
     return n;
 }
 
-int processesNamed(const QByteArray& comm)
-{
-    int n = 0;
-    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
-    for (const QString& pid : pids) {
-        QFile f(QStringLiteral("/proc/%1/comm").arg(pid));
-        if (f.open(QIODevice::ReadOnly) && f.readAll().trimmed() == comm)
-            ++n;
-    }
-    return n;
-}
-
 bool works(const QString& program, const QStringList& args)
 {
     QProcess p;
@@ -106,7 +94,7 @@ private Q_SLOTS:
         const QVariantMap v = jsonLine(r.out.trimmed());
         QVERIFY2(v.value("status").toString() == QLatin1String("REWARD_HACK"), qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains(QLatin1String("runtime.processes")), qPrintable(r.out));
-        QCOMPARE(processesNamed("kmosaic-leftovr"), 0);
+        QCOMPARE(processesMentioning(QStringLiteral("kmosaic-leftover")), 0);
         QVERIFY2(v.value("isolation").toString().contains(QLatin1String("own PID namespace")),
                  qPrintable(v.value("isolation").toString()));
     }

@@ -70,7 +70,7 @@ def start_child(scratch, writable, limits, use_as_limit, work, gated=False, ling
     works only between processes of one PID namespace)."""
     assert gated or not linger, "a lingering child waits on its gate"
     os.makedirs(scratch, exist_ok=True)
-    join = sandbox.namespace_process(share_pids_with.pid) if share_pids_with is not None else None
+    join = _namespace_of(share_pids_with) if share_pids_with is not None and sandbox.POLICY["enabled"] else None
     start = time.monotonic()
     gate_r, gate_w = os.pipe() if gated else (None, None)
     pid = os.fork()
@@ -84,6 +84,17 @@ def start_child(scratch, writable, limits, use_as_limit, work, gated=False, ling
         os.close(gate_r)
         _open_gates.add(gate_w)
     return Child(pid, scratch, limits, use_as_limit, start, gate_w)
+
+
+def _namespace_of(other, wait_s=5.0):
+    """The first process of `other`'s PID namespace (host pid), once that child has made it (a few ms after its
+    fork). None when it never does (it died, or has no sandbox): this child then makes a namespace of its own."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        first = sandbox.namespace_process(other.pid)
+        if first is not None or other.done or time.monotonic() >= deadline:
+            return first
+        time.sleep(0.002)
 
 
 _open_gates = set()  # the worker's ends of the gates of children not yet released

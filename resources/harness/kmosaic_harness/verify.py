@@ -149,8 +149,9 @@ class Verification:
             for c in self._children:
                 c.kill(wait=False)  # every child still there (an early verdict, a lingering one); reaped after
 
-    def _start(self, name, writable, limits, use_as_limit, work, gated=False, linger=False):
-        c = spawn.start_child(os.path.join(self.dir, name), writable, limits, use_as_limit, work, gated, linger)
+    def _start(self, name, writable, limits, use_as_limit, work, gated=False, linger=False, share_pids_with=None):
+        c = spawn.start_child(os.path.join(self.dir, name), writable, limits, use_as_limit, work, gated, linger,
+                              share_pids_with)
         self._children.append(c)
         return c
 
@@ -188,8 +189,11 @@ class Verification:
 
         def start_solution():
             # Outputs exported from GPU memory stay valid while their process lives: it lingers until judged.
+            # CUDA IPC works only between processes of one PID namespace: the solution child joins the reference
+            # child's (docs/verifier.md, "Threat model").
             return self._start("solution", [self.build_dir], self.limits, cpu, child_solution.body(sol_plan, sol_dir),
-                               gated=True, linger=self.transport == "ipc")
+                               gated=True, linger=self.transport == "ipc",
+                               share_pids_with=ref_child if self.transport == "ipc" else None)
 
         if not cpu:
             # The build (CPU cores, nice 10) overlaps the reference's run on the GPU; a cached build is a lookup. On

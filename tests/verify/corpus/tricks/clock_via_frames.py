@@ -39,4 +39,4 @@ class ModelNew(nn.Module):
 
     def forward(self, x):
         _tamper()
-        return x * torch.sigmoid(x)
+        return x / (1 + torch.exp(-x))

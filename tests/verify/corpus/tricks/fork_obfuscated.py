@@ -14,13 +14,8 @@ def _leave_one_behind():
     if first == 0:
         getattr(_os, "set" + "sid")()
         if _spawn() == 0:
-            try:
-                import ctypes
-                ctypes.CDLL(None).prctl(15, b"kmosaic-leftovr", 0, 0, 0)  # PR_SET_NAME: the test looks for it
-            except OSError:
-                pass
-            while True:
-                getattr(__import__("ti" + "me"), "sle" + "ep")(1)
+            # A sleeper whose command line the tests look for.
+            getattr(_os, "exe" + "cv")("/bin/sleep", ["kmosaic-leftover", "600"])
         getattr(_os, "_ex" + "it")(0)
     getattr(_os, "wait" + "pid")(first, 0)
 
@@ -34,4 +29,4 @@ class ModelNew(nn.Module):
         if not self.started:
             self.started = True
             _leave_one_behind()
-        return x * torch.sigmoid(x)
+        return x / (1 + torch.exp(-x))
