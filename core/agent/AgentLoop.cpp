@@ -5,6 +5,7 @@
 #include "agent/Feedback.h"
 #include "agent/ReplySource.h"
 #include "agent/TextDiff.h"
+#include "model/ScrubbedValues.h"
 #include "store/Database.h"
 #include "store/TrajectoryStore.h"
 #include "store/VerdictStore.h"
@@ -81,7 +82,7 @@ Result<AgentRun> AgentLoop::create(const QString& actor)
     run.promptVersion = m_setup.prompts.versionString();
     run.settings = runSettings();
     run.budgets = m_setup.budgets.toVariant();
-    TrajectoryStore trajectories(m_db);
+    TrajectoryStore trajectories(m_db, m_setup.secrets);
     return trajectories.createRun(run, actor);
 }
 
@@ -138,17 +139,17 @@ Result<AgentRun> AgentLoop::finish(AgentRun run, const LoopState& state, const Q
     const bool failed = runState == QLatin1String("failed");
     run.error = failed ? why : QString();
     if (failed)
-        qCWarning(lcAgent).noquote() << "agent run" << run.id << "failed:" << why;
-    TrajectoryStore trajectories(m_db);
+        qCWarning(lcAgent).noquote() << "agent run" << run.id << "failed:" << m_setup.secrets.scrub(why);
+    TrajectoryStore trajectories(m_db, m_setup.secrets);
     if (Status st = trajectories.finishRun(run.id, runState, run.error, run.totals); !st)
         return st.error();
-    return run;
+    return scrubbed(run, m_setup.secrets);
 }
 
 Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std::atomic<bool>* cancel,
                                   const StepFn& onStep)
 {
-    TrajectoryStore trajectories(m_db);
+    TrajectoryStore trajectories(m_db, m_setup.secrets);
     auto stored = trajectories.steps(run.id);
     if (!stored)
         return stored.error();
@@ -162,7 +163,7 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
     }
     std::optional<Verdict> last;
     if (state.lastVerdictId) {
-        VerdictStore verdicts(m_db);
+        VerdictStore verdicts(m_db, m_setup.secrets);
         auto v = verdicts.verdict(state.lastVerdictId);
         if (!v)
             return v.error();

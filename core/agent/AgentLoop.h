@@ -8,6 +8,7 @@
 #include "agent/PromptTemplate.h"
 #include "model/Task.h"
 #include "model/Trajectory.h"
+#include "util/SecretScrubber.h"
 #include "verify/Verifier.h"
 
 #include <atomic>
@@ -27,6 +28,7 @@ struct AgentSetup {
     int guidanceNotes = 3;  // notes per turn at most
     VerifyOptions verify;
     AgentBudgets budgets;
+    SecretScrubber secrets;  // the provider's key: scrubbed from everything stored and reported
 };
 
 class AgentLoop {

@@ -1,6 +1,7 @@
 #include "agent/AgentRunner.h"
 
 #include "agent/ReplySource.h"
+#include "model/ScrubbedValues.h"
 #include "store/Database.h"
 #include "store/TrajectoryStore.h"
 #include "util/Logging.h"
@@ -92,7 +93,10 @@ void AgentRunner::workerMain()
                 break;
             job = m_queue.takeFirst();
         }
-        const AgentOutcome outcome = runOne(job);
+        AgentOutcome outcome = runOne(job);
+        outcome.error = m_base.secrets.scrub(outcome.error);  // printed and signalled: no key in it
+        if (outcome.run)
+            outcome.run = scrubbed(*outcome.run, m_base.secrets);
         QMutexLocker lock(&m_mutex);
         m_outcomes.append(outcome);
         m_active.remove(outcome.runId);
@@ -129,7 +133,7 @@ AgentOutcome AgentRunner::runOne(const AgentJob& job)
         outcome.error = db.error().message;
         return outcome;
     }
-    TrajectoryStore trajectories(*db.value());
+    TrajectoryStore trajectories(*db.value(), m_base.secrets);
     AgentSetup setup = m_base;
     setup.task = job.task;
     std::optional<AgentRun> resumed;
@@ -179,7 +183,7 @@ AgentOutcome AgentRunner::runOne(const AgentJob& job)
     });
     if (!ended) {
         outcome.error = ended.error().message;
-        qCWarning(lcAgent).noquote() << "agent run" << run.id << ":" << outcome.error;
+        qCWarning(lcAgent).noquote() << "agent run" << run.id << ":" << m_base.secrets.scrub(outcome.error);
         (void)trajectories.finishRun(run.id, QStringLiteral("failed"), outcome.error, run.totals);
         auto again = trajectories.run(run.id);
         if (again && again.value())

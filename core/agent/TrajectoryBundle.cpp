@@ -1,6 +1,7 @@
 // Trajectory bundles: the writer, the content id and the secret filter. The reader is TrajectoryBundleRead.cpp.
 #include "agent/TrajectoryBundle.h"
 
+#include "model/ScrubbedValues.h"
 #include "util/Json.h"
 #include "verify/VerdictJson.h"
 
@@ -134,11 +135,11 @@ QVariantMap withoutSecrets(const QVariantMap& map)
     return out;
 }
 
-QByteArray writeTrajectoryBundle(const TrajectoryBundle& bundle)
+QByteArray writeTrajectoryBundle(const TrajectoryBundle& bundle, const SecretScrubber& secrets)
 {
     const QVariantMap header{{QStringLiteral("format"), trajectoryBundleFormat()},
                              {QStringLiteral("version"), qint64(kTrajectoryBundleVersion)},
-                             {QStringLiteral("label"), bundle.label},
+                             {QStringLiteral("label"), secrets.scrub(bundle.label)},
                              {QStringLiteral("exported_at"), timeOrNull(bundle.exportedAt)},
                              {QStringLiteral("exported_by"), bundle.exportedBy}};
     QByteArray out = json::write(header);
@@ -146,7 +147,10 @@ QByteArray writeTrajectoryBundle(const TrajectoryBundle& bundle)
     out.append(",\n\"runs\":[");
     for (qsizetype i = 0; i < bundle.runs.size(); ++i) {
         out.append(i ? ",\n" : "\n");
-        out.append(json::write(runVariant(bundle.runs[i])));
+        BundledRun run = scrubbed(bundle.runs[i], secrets);
+        if (run.origin.isEmpty())
+            run.origin = trajectoryOrigin(bundle.runs[i]);  // the content id of the run as stored
+        out.append(json::write(runVariant(run)));
     }
     out.append(bundle.runs.isEmpty() ? "]}\n" : "\n]}\n");
     return out;

@@ -4,6 +4,7 @@
 
 #include "model/Trajectory.h"
 #include "util/Result.h"
+#include "util/SecretScrubber.h"
 
 #include <QByteArray>
 
@@ -27,8 +28,9 @@ QString trajectoryOrigin(const BundledRun& run);
 // access/refresh tokens), at any depth. Keys naming an environment variable (api_key_env) are kept: no secret.
 QVariantMap withoutSecrets(const QVariantMap& map);
 
-// JSON with one run to a line, every run's origin filled in and secrets dropped.
-QByteArray writeTrajectoryBundle(const TrajectoryBundle& bundle);
+// JSON with one run to a line, every run's origin filled in, secret keys dropped and the text of `secrets`
+// scrubbed from every field.
+QByteArray writeTrajectoryBundle(const TrajectoryBundle& bundle, const SecretScrubber& secrets = SecretScrubber());
 // Checks everything an import relies on; each error names where ("runs[2].steps[0]: status 'FOO' is not a verdict
 // status", "not valid JSON: line 3, column 7 (byte 41): unexpected end of input"). A run without an origin gets
 // its computed one; a step with a verdict but no status takes the verdict's. Secrets are dropped.

@@ -48,4 +48,27 @@ Result<std::optional<LlmProvider>> providerFromRecordedSource(const QVariantMap&
         LlmProvider{bound.value(), Sampling::fromVariant(source.value(QStringLiteral("sampling")).toMap())});
 }
 
+SecretScrubber providerSecrets(const ProviderConfig& config)
+{
+    SecretScrubber secrets;
+    if (const std::optional<QString> key = resolveApiKey(config))
+        secrets.add(*key);
+    if (!config.apiKeyEnv.isEmpty())
+        secrets.add(qEnvironmentVariable(config.apiKeyEnv.toLocal8Bit().constData()));
+    return secrets;
+}
+
+SecretScrubber recordedProviderSecrets(const QList<BundledRun>& runs)
+{
+    SecretScrubber secrets;
+    for (const BundledRun& b : runs) {
+        const QVariantMap source = b.run.settings.value(QStringLiteral("source")).toMap();
+        const QString env =
+            source.value(QStringLiteral("provider")).toMap().value(QStringLiteral("api_key_env")).toString();
+        if (!env.isEmpty())
+            secrets.add(qEnvironmentVariable(env.toLocal8Bit().constData()));
+    }
+    return secrets;
+}
+
 }  // namespace km::cli

@@ -4,6 +4,8 @@
 // request.
 
 #include "agent/ReplySource.h"
+#include "model/Trajectory.h"
+#include "util/SecretScrubber.h"
 
 #include <QVariantMap>
 #include <optional>
@@ -20,5 +22,12 @@ struct LlmProvider {
 Result<LlmProvider> providerFromFile(const QString& path, const Sampling& options);
 // The provider a run recorded (its settings' "source"), when that source is an LLM; nullopt for a manual source.
 Result<std::optional<LlmProvider>> providerFromRecordedSource(const QVariantMap& source);
+
+// What a run command must never store or print: the key the provider resolved (keychain or environment) and the
+// value of its $api_key_env (even when the keychain's key won).
+SecretScrubber providerSecrets(const ProviderConfig& config);
+// For export and import: the values in this environment of the variables that the runs' recorded providers name
+// (settings.source.provider.api_key_env). The keychain is not asked.
+SecretScrubber recordedProviderSecrets(const QList<BundledRun>& runs);
 
 }  // namespace km::cli

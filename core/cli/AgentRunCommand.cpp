@@ -214,6 +214,8 @@ int agentRunCommand(TaskStore& store, const QStringList& args, Io io)
             return Failed;
         }
         provider = read.value();
+        parsed.value().setup.secrets = providerSecrets(provider->config);
+        scrubLogMessages(parsed.value().setup.secrets);
     }
     auto filter = filterFromOptions(p);
     if (!filter) {
@@ -295,6 +297,10 @@ int agentResumeCommand(TaskStore& store, const QStringList& args, Io io)
     if (!provider) {
         io.err << "kmosaic agent resume: " << provider.error().message << "\n";
         return Failed;
+    }
+    if (provider.value()) {
+        parsed.value().setup.secrets = providerSecrets(provider.value()->config);
+        scrubLogMessages(parsed.value().setup.secrets);
     }
     AgentRunner::SourceFactory factory =
         [llm = provider.value()](const AgentJob&, const AgentRun* r) -> Result<std::unique_ptr<ReplySource>> {

@@ -1,6 +1,7 @@
 // kmosaic agent export / import: agent runs as a trajectory bundle (docs/agent.md, "Trajectory bundles").
 #include "agent/TrajectoryBundle.h"
 #include "cli/AgentCommands.h"
+#include "cli/AgentProvider.h"
 #include "cli/Options.h"
 #include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
@@ -81,7 +82,10 @@ int agentExportCommand(TaskStore& store, const QStringList& args, Io io)
     bundle.exportedAt = QDateTime::currentDateTimeUtc();
     bundle.exportedBy = QStringLiteral("kmosaic %1").arg(QCoreApplication::applicationVersion());
     bundle.runs = std::move(runs).value();
-    if (Status st = writeAtomically(path, writeTrajectoryBundle(bundle)); !st) {
+    // Stored text was scrubbed when written; keys the runs' providers name are scrubbed again, should a store
+    // written without them hold one.
+    const SecretScrubber secrets = recordedProviderSecrets(bundle.runs);
+    if (Status st = writeAtomically(path, writeTrajectoryBundle(bundle, secrets)); !st) {
         io.err << "kmosaic agent export: " << st.error().message << "\n";
         return Failed;
     }
@@ -120,7 +124,7 @@ int agentImportCommand(TaskStore& store, const QStringList& args, Io io)
     }
     const bool asJson = p.isSet(QStringLiteral("json"));
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    TrajectoryStore trajectories(store.database());
+    TrajectoryStore trajectories(store.database(), recordedProviderSecrets(bundle->runs));
     int imported = 0, skipped = 0, failed = 0;
     for (qsizetype i = 0; i < bundle->runs.size(); ++i) {
         const BundledRun& b = bundle->runs[i];

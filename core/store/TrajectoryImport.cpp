@@ -1,4 +1,5 @@
 // TrajectoryStore: runs read out for a trajectory bundle, and bundled runs stored back, one transaction per run.
+#include "model/ScrubbedValues.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
 #include "store/TrajectoryStore.h"
@@ -125,8 +126,11 @@ Result<std::optional<qint64>> TrajectoryStore::alreadyImported(const BundledRun&
     return std::optional<qint64>();
 }
 
-Result<RunImport> TrajectoryStore::importRun(const BundledRun& b, const QVariantMap& provenance, const QString& actor)
+Result<RunImport> TrajectoryStore::importRun(const BundledRun& given, const QVariantMap& givenProvenance,
+                                             const QString& actor)
 {
+    const BundledRun b = scrubbed(given, m_secrets);
+    const QVariantMap provenance = m_secrets.scrub(givenProvenance);
     const AgentRun& r = b.run;
     if (b.origin.isEmpty() || !r.startedAt.isValid())
         return makeError(ErrorCode::InvalidInput, QStringLiteral("a bundled run needs an origin and a start time"));

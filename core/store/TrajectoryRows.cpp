@@ -1,6 +1,7 @@
 // TrajectoryStore: runs as rows, and the step's solution and verdict written inside the step's transaction.
 #include "store/TrajectoryStore.h"
 
+#include "model/ScrubbedValues.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
 #include "util/Json.h"
@@ -130,10 +131,13 @@ Result<qint64> TrajectoryStore::insertStepRow(qint64 runId, const TrajectoryStep
     return ins.value().lastInsertId().toLongLong();
 }
 
-Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, TrajectoryStep step,
-                                                   const std::optional<Verdict>& verdict, bool best,
+Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, TrajectoryStep given,
+                                                   const std::optional<Verdict>& givenVerdict, bool best,
                                                    const QString& actor)
 {
+    TrajectoryStep step = scrubbed(std::move(given), m_secrets);
+    const std::optional<Verdict> verdict =
+        givenVerdict ? std::optional<Verdict>(scrubbed(*givenVerdict, m_secrets)) : std::nullopt;
     store::Transaction tx(m_db);
     if (!tx.started())
         return tx.started().error();
@@ -164,7 +168,8 @@ Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, Trajecto
     }
     auto upd = m_db.exec(QStringLiteral("UPDATE runs SET stage = ?, totals = ?, best_step_id = "
                                         "CASE WHEN ? THEN ? ELSE best_step_id END WHERE id = ?"),
-                         {run.stage, QString::fromUtf8(json::write(run.totals)), best ? 1 : 0, step.id, run.id});
+                         {m_secrets.scrub(run.stage), QString::fromUtf8(json::write(m_secrets.scrub(run.totals))),
+                          best ? 1 : 0, step.id, run.id});
     if (!upd)
         return upd.error();
     if (Status st = tx.commit(); !st)

@@ -1,5 +1,6 @@
 #include "store/TrajectoryStore.h"
 
+#include "model/ScrubbedValues.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
 #include "util/Json.h"
@@ -87,8 +88,9 @@ QString jsonText(const QVariant& v)
 }
 }  // namespace
 
-Result<AgentRun> TrajectoryStore::createRun(AgentRun run, const QString& actor)
+Result<AgentRun> TrajectoryStore::createRun(AgentRun given, const QString& actor)
 {
+    AgentRun run = scrubbed(std::move(given), m_secrets);
     store::Transaction tx(m_db);
     if (!tx.started())
         return tx.started().error();
@@ -121,7 +123,7 @@ Result<AgentRun> TrajectoryStore::createRun(AgentRun run, const QString& actor)
 Status TrajectoryStore::finishRun(qint64 runId, const QString& state, const QString& error, const QVariantMap& totals)
 {
     auto q = m_db.exec(QStringLiteral("UPDATE runs SET state = ?, error = ?, totals = ?, ended_at = ? WHERE id = ?"),
-                       {state, error, jsonText(totals), store::nowText(), runId});
+                       {state, m_secrets.scrub(error), jsonText(m_secrets.scrub(totals)), store::nowText(), runId});
     if (!q)
         return q.error();
     return {};

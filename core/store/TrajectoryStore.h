@@ -6,6 +6,7 @@
 #include "model/Trajectory.h"
 #include "model/Verdict.h"
 #include "util/Result.h"
+#include "util/SecretScrubber.h"
 
 namespace km {
 namespace store {
@@ -26,7 +27,10 @@ struct RunSelection {
 
 class TrajectoryStore {
 public:
-    explicit TrajectoryStore(store::Database& db) : m_db(db) {}
+    // `secrets`: scrubbed from every text written (runs, steps, solutions, verdicts, imports); none by default.
+    explicit TrajectoryStore(store::Database& db, SecretScrubber secrets = {}) : m_db(db), m_secrets(std::move(secrets))
+    {
+    }
 
     // "pid@host" of this process, and whether an owner string names a live process (always true for another host:
     // it cannot be checked from here).
@@ -35,9 +39,9 @@ public:
 
     // Stores a new run (state running, owned by this process, started now) and returns it with its id.
     Result<AgentRun> createRun(AgentRun run, const QString& actor);
-    // One completed step, in ONE transaction: its solution (origin agent, linked to the step) and verdict when it
-    // has code and a verdict, the step row, and the run's stage, totals and best step (`best`: this step is the
-    // run's best so far). Returns the step with its ids.
+    // One completed step (scrubbed), in ONE transaction: its solution (origin agent, linked to the step) and verdict
+    // when it has code and a verdict, the step row, and the run's stage, totals and best step (`best`: this step is the
+    // run's best so far). Returns the step as stored, with its ids.
     Result<TrajectoryStep> recordStep(const AgentRun& run, TrajectoryStep step, const std::optional<Verdict>& verdict,
                                       bool best, const QString& actor);
     // Ends a run: state (completed, cancelled, failed, interrupted), error, totals; ended_at now.
@@ -79,6 +83,7 @@ private:
     Result<qint64> insertStepRow(qint64 runId, const TrajectoryStep& step, const QString& createdAt);
     Result<std::optional<qint64>> alreadyImported(const BundledRun& run);
     store::Database& m_db;
+    SecretScrubber m_secrets;
 };
 
 }  // namespace km

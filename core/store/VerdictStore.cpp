@@ -1,5 +1,6 @@
 #include "store/VerdictStore.h"
 
+#include "model/ScrubbedValues.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
 #include "util/Json.h"
@@ -99,9 +100,10 @@ Solution solutionFromRow(const QSqlQuery& q)
 const char* const kSolutionColumns = "id, task_id, code, code_hash, origin, created_at";
 }  // namespace
 
-Result<Solution> VerdictStore::addSolution(const QString& taskId, const QString& code, const QString& origin,
+Result<Solution> VerdictStore::addSolution(const QString& taskId, const QString& rawCode, const QString& origin,
                                            const QString& actor)
 {
+    const QString code = m_secrets.scrub(rawCode);
     if (!kOrigins.contains(origin))
         return makeError(ErrorCode::InvalidInput,
                          QStringLiteral("unknown solution origin '%1' (manual, agent, import)").arg(origin));
@@ -148,8 +150,9 @@ Result<Solution> VerdictStore::addSolution(const QString& taskId, const QString&
     return s;
 }
 
-Result<Verdict> VerdictStore::addVerdict(qint64 solutionId, const Verdict& v, const QString& actor)
+Result<Verdict> VerdictStore::addVerdict(qint64 solutionId, const Verdict& given, const QString& actor)
 {
+    const Verdict v = scrubbed(given, m_secrets);
     const QString status = toString(v.status);
     if (status.isEmpty()) {
         qCWarning(lcStore) << "refused a verdict with status" << int(v.status) << "outside the taxonomy";

@@ -4,6 +4,7 @@
 
 #include "model/Verdict.h"
 #include "util/Result.h"
+#include "util/SecretScrubber.h"
 
 namespace km {
 namespace store {
@@ -20,7 +21,8 @@ struct VerdictFilter {
 
 class VerdictStore {
 public:
-    explicit VerdictStore(store::Database& db) : m_db(db) {}
+    // `secrets`: scrubbed from every text written (code, summary, evidence ...); none by default.
+    explicit VerdictStore(store::Database& db, SecretScrubber secrets = {}) : m_db(db), m_secrets(std::move(secrets)) {}
 
     // Stores a solution of a task (origin: manual, agent or import), with an audit entry. Idempotent per task and
     // code: the same code stored again returns the row stored first, unchanged. NotFound when the task does not
@@ -40,6 +42,7 @@ public:
 
 private:
     store::Database& m_db;
+    SecretScrubber m_secrets;
 };
 
 }  // namespace km

@@ -1,5 +1,7 @@
 #include "verify/HarnessLaunch.h"
 
+#include "verify/WorkerEnvironment.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -63,17 +65,21 @@ QStringList networkIsolationPrefix(QString* why)
     return probe.first;
 }
 
+QProcessEnvironment harnessEnvironment(const QString& home)
+{
+    QProcessEnvironment env = workerEnvironment(QProcessEnvironment::systemEnvironment(), home);
+    const QString dir = harnessDir();
+    const QString old = env.value(QStringLiteral("PYTHONPATH"));
+    env.insert(QStringLiteral("PYTHONPATH"), old.isEmpty() ? dir : dir + QLatin1Char(':') + old);
+    return env;
+}
+
 HarnessLaunch harnessLaunch(const QString& scratchRoot, bool isolate)
 {
     HarnessLaunch l;
     l.harnessDir = harnessDir();
     l.python = harnessPython();
-    l.environment = QProcessEnvironment::systemEnvironment();
-    const QString old = l.environment.value(QStringLiteral("PYTHONPATH"));
-    l.environment.insert(QStringLiteral("PYTHONPATH"),
-                         old.isEmpty() ? l.harnessDir : l.harnessDir + QLatin1Char(':') + old);
-    l.environment.insert(QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1"));
-    l.environment.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+    l.environment = harnessEnvironment(scratchRoot.isEmpty() ? QDir::tempPath() : scratchRoot);
     QStringList args{QStringLiteral("-m"), QStringLiteral("kmosaic_harness"), QStringLiteral("worker")};
     if (!scratchRoot.isEmpty())
         args << QStringLiteral("--scratch") << scratchRoot;

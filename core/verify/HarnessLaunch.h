@@ -1,6 +1,7 @@
 #pragma once
-// How the harness worker is started: which interpreter, where the harness package is, and the isolation wrapper
-// (a new network namespace through unshare) put around it. Pure data plus discovery; no process is kept.
+// How the harness worker is started: which interpreter, where the harness package is, its environment (an allow
+// list: WorkerEnvironment.h) and the isolation wrapper (a new network namespace through unshare) put around it.
+// Pure data plus discovery; no process is kept.
 
 #include <QProcessEnvironment>
 #include <QString>
@@ -24,7 +25,11 @@ QString harnessDir();
 QString harnessPython();
 // Whether `unshare --net` (with a user namespace when not root) works here; probed once per process.
 QStringList networkIsolationPrefix(QString* why);
-// The launch of one worker. `isolate`: false only for diagnosis (the verdict then records no network isolation).
+// The environment of a harness process (worker or batch build) of this process: workerEnvironment() of ours, with
+// HOME at `home` and the harness package first on PYTHONPATH.
+QProcessEnvironment harnessEnvironment(const QString& home);
+// The launch of one worker. HOME is `scratchRoot`; without one, HarnessWorker::start makes the worker's scratch
+// folder and sets HOME there. `isolate`: false only for diagnosis (the verdict then records no network isolation).
 HarnessLaunch harnessLaunch(const QString& scratchRoot, bool isolate = true);
 
 }  // namespace km

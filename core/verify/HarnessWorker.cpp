@@ -3,6 +3,7 @@
 #include "util/Json.h"
 #include "util/Logging.h"
 #include "verify/ScratchFolders.h"
+#include "verify/WorkerEnvironment.h"
 
 #include <QDir>
 
@@ -15,7 +16,6 @@ constexpr qsizetype kMaxLine = 256 * 1024 * 1024;  // a verdict with build logs 
 
 HarnessWorker::HarnessWorker(HarnessLaunch launch, QObject* parent) : QObject(parent), m_launch(std::move(launch))
 {
-    m_process.setProcessEnvironment(m_launch.environment);
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &HarnessWorker::readLines);
     connect(&m_process, &QProcess::readyReadStandardError, this, [this] {
         m_stderr += m_process.readAllStandardError();
@@ -51,13 +51,18 @@ void HarnessWorker::start()
     m_buffer.clear();
     m_stderr.clear();
     QStringList args = m_launch.arguments;
+    QProcessEnvironment env = m_launch.environment;
     if (!args.contains(QStringLiteral("--scratch"))) {
-        const QString tmp = m_launch.environment.value(QStringLiteral("TMPDIR"), QDir::tempPath());
+        const QString tmp = env.value(QStringLiteral("TMPDIR"), QDir::tempPath());
         removeAbandonedScratch(tmp, QStringLiteral("kmosaic-worker-*"));  // left by a killed kmosaic
         m_scratch = std::make_unique<QTemporaryDir>(tmp + QStringLiteral("/kmosaic-worker-XXXXXX"));
-        if (m_scratch->isValid() && markScratchOwner(m_scratch->path()))
+        if (m_scratch->isValid() && markScratchOwner(m_scratch->path())) {
             args << QStringLiteral("--scratch") << m_scratch->path();  // else the worker makes a folder of its own
+            env.insert(QStringLiteral("HOME"), m_scratch->path());
+        }
     }
+    hideOwnEnvironment();
+    m_process.setProcessEnvironment(env);
     m_process.start(m_launch.program, args);
     m_helloId = send({{QStringLiteral("op"), QStringLiteral("hello")}});
 }

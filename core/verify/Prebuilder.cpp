@@ -2,6 +2,7 @@
 
 #include "util/Logging.h"
 #include "verify/HarnessLaunch.h"
+#include "verify/WorkerEnvironment.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -56,9 +57,9 @@ Status Prebuilder::start(const QList<QPair<QString, QString>>& solutions, const 
          << QStringLiteral("--cache") << cacheRoot << QStringLiteral("--jobs") << QString::number(jobs)
          << QStringLiteral("--list") << listPath;
     m_process = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("PYTHONPATH"), harnessDir());
-    m_process->setProcessEnvironment(env);
+    // Captures import solutions: the allow-listed environment, HOME in this build's own folder.
+    m_process->setProcessEnvironment(harnessEnvironment(m_dir->path()));
+    hideOwnEnvironment();
     m_process->setProcessChannelMode(QProcess::SeparateChannels);
     m_process->setStandardErrorFile(QProcess::nullDevice());
     QObject::connect(m_process.get(), &QProcess::readyReadStandardOutput, m_process.get(), [this] {

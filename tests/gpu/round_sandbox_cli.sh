@@ -14,7 +14,7 @@ export LD_LIBRARY_PATH=$root/device-libs/lib QT_PLUGIN_PATH=$root/device-libs/pl
 export KMOSAIC_HARNESS_DIR=$root/resources/harness KMOSAIC_PYTHON=$(command -v python3)
 export KMOSAIC_DB=$(mktemp -d)/store.sqlite
 k=$root/device-libs/bin/kmosaic
-count() { grep -ls -- "$1" /proc/[0-9]*/cmdline 2>/dev/null | wc -l; }
+count() { pgrep -fc -- "$1"; }  # pgrep never counts itself
 "$k" import tasks/silu > /dev/null 2>&1 || echo "import failed"
 tmp=$(mktemp -d)
 TMPDIR=$tmp "$k" verify --task silu --solution tests/verify/corpus/malformed/infinite_loop.py --device cuda \

@@ -93,13 +93,13 @@ def _read_only(path):
     _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | _keep_flags(path))
 
 
-def build(writable, readable, fresh_proc=True):
+def build(writable, readable, fresh_proc=True, mask=True):
     """Makes the child's view (the caller has unshared its mount namespace, and its PID namespace when
     `fresh_proc`). Returns a description of what was done; raises MountError when a part is missing."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     writable = [os.path.realpath(w) for w in writable if w]
     readable = [os.path.realpath(r) for r in readable if r and os.path.isdir(r)]
-    masks = masked_folders()
+    masks = masked_folders() if mask else []
     # Descriptors of what must be seen again inside a masked folder, opened before the mask hides it.
     rebind = []
     for path, rw in [(w, True) for w in writable] + [(r, False) for r in readable]:

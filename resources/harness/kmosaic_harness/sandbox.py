@@ -181,13 +181,15 @@ def enter(scratch, writable_extra, limits, use_address_space_limit, join_pid=Non
         identity.hand_over(writable)
         readable = _readable(writable)
         _namespaces(join_pid)
-        view = mountview.build(writable, readable, fresh_proc="pid" not in skip)
-        who = identity.become_nobody(own_namespace="user" not in skip)
+        view = mountview.build(writable, readable, fresh_proc="pid" not in skip, mask="masks" not in skip)
+        who = "root (probe)" if "uid" in skip else identity.become_nobody(own_namespace="user" not in skip)
+        if "dumpable" in skip:
+            _libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE 1 (probe)
         caps = identity.drop_capabilities()
     except (OSError, mountview.MountError, identity.IdentityError) as e:
         raise SandboxError(f"the sandbox could not be set up: {e}") from e
     network = network_state()
-    if network != "netns (loopback only)":
+    if network != "netns (loopback only)" and "net" not in skip:
         raise SandboxError(f"the sandbox could not be set up: network: {network}")
     open_knobs = mountview.writable_probe(["/proc/sys/kernel/core_pattern", "/proc/sysrq-trigger",
                                            "/sys/kernel/uevent_helper"])
