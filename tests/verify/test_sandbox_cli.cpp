@@ -112,7 +112,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QStringLiteral("import torch, torch.nn as nn\nopen(%1, 'w').write('x')\n"
                                "class ModelNew(nn.Module):\n    def forward(self, x):\n"
-                               "        return x * torch.sigmoid(x)\n")
+                               "        return x / (1 + torch.exp(-x))\n")
                     .arg(QLatin1Char('"') + marker + QLatin1Char('"'))
                     .toUtf8());
         f.close();
@@ -128,7 +128,7 @@ private Q_SLOTS:
         };
         QVariantMap v = verify({});
         QVERIFY2(v.value("status").toString() == QLatin1String("SYSTEM_ERROR"),
-                 (km::json::write(v) + p.readAllStandardError()).constData());
+                 QByteArray(km::json::write(v) + p.readAllStandardError()).constData());
         QVERIFY2(km::json::write(v).contains("the sandbox could not be set up"), km::json::write(v).constData());
         QVERIFY2(!QFile::exists(marker), "solution code ran without its sandbox");
         v = verify({"--unsafe-no-sandbox"});
