@@ -1,8 +1,7 @@
-#include "cli/Commands.h"
-#include "cli/Options.h"
 #include "cli/BatchInput.h"
 #include "cli/BatchProgress.h"
-#include "verify/Prebuilder.h"
+#include "cli/Commands.h"
+#include "cli/Options.h"
 #include "cli/VerdictText.h"
 #include "curate/TaskFolder.h"
 #include "store/TaskStore.h"
@@ -12,17 +11,18 @@
 #include "verify/MultiGpuExecutor.h"
 #include "verify/PoolExecutor.h"
 #include "verify/PoolProtocol.h"
+#include "verify/Prebuilder.h"
 #include "verify/VerdictJson.h"
 #include "verify/Verifier.h"
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QHash>
 #include <QSet>
+#include <QStandardPaths>
 #include <QThread>
 #include <memory>
-#include <QFileInfo>
-#include <QStandardPaths>
 
 namespace km::cli {
 
@@ -225,11 +225,12 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
                                 "separated. Default: every visible GPU; one worker where nvidia-smi finds none, or "
                                 "with --device cpu."),
                  QStringLiteral("all|N[,N...]")});
-    p.addOption({QStringLiteral("workers-per-gpu"),
-                 QStringLiteral("Workers sharing each GPU (default: 2 for --batch on GPUs, else 1): while one measures, the "
-                                "others start processes and write and compare outputs; timed runs never overlap other "
-                                "GPU work."),
-                 QStringLiteral("N")});
+    p.addOption(
+        {QStringLiteral("workers-per-gpu"),
+         QStringLiteral("Workers sharing each GPU (default: 2 for --batch on GPUs, else 1): while one measures, the "
+                        "others start processes and write and compare outputs; timed runs never overlap other "
+                        "GPU work."),
+         QStringLiteral("N")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")});
     if (!parseArgs(p, QStringLiteral("verify"), args, io))
         return Usage;
@@ -263,8 +264,8 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     }
 
     std::unique_ptr<Executor> executor;
-    const QString poolPath = p.isSet(QStringLiteral("pool")) ? p.value(QStringLiteral("pool"))
-                                                             : qEnvironmentVariable("KMOSAIC_POOL");
+    const QString poolPath =
+        p.isSet(QStringLiteral("pool")) ? p.value(QStringLiteral("pool")) : qEnvironmentVariable("KMOSAIC_POOL");
     if (!poolPath.isEmpty() && (p.isSet(QStringLiteral("gpus")) || p.isSet(QStringLiteral("workers-per-gpu")))) {
         io.err << "kmosaic verify: --gpus and --workers-per-gpu choose this command's own workers; a pool has its own "
                   "(pool serve --gpus, --workers-per-gpu)\n";
@@ -359,8 +360,9 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         progress.finished(toString(verdict.status), clock.elapsed() / 1000.0,
                           durations.value(QStringLiteral("measuring_s")).toDouble(),
                           gpu.isEmpty() ? QString()
-                                        : QStringLiteral("GPU %1 (%2)").arg(gpu.value(QStringLiteral("index")).toString(),
-                                                                           gpu.value(QStringLiteral("name")).toString()));
+                                        : QStringLiteral("GPU %1 (%2)")
+                                              .arg(gpu.value(QStringLiteral("index")).toString(),
+                                                   gpu.value(QStringLiteral("name")).toString()));
         if (asJson) {
             QVariantMap line = verdictToVariant(stored);
             line.insert(QStringLiteral("task_id"), item.job.task.id);

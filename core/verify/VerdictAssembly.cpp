@@ -37,9 +37,10 @@ QString isolationLine(const QVariantMap& iso, const QString& network)
     return (sandbox.startsWith(QLatin1String("off")) ? QStringLiteral("sandbox: %1; ").arg(sandbox) : QString()) +
            QStringLiteral("network: %1 [worker: %2]; filesystem: %3; %4; limits: wall %5 s, memory %6 MiB (%7), "
                           "files %8 MiB")
-        .arg(str(iso, "network"), network, str(iso, "filesystem"), str(iso, "process"),
-             lim.value(QStringLiteral("wall_s")).toString(), lim.value(QStringLiteral("memory_mb")).toString(),
-             lim.value(QStringLiteral("memory_kind")).toString(), lim.value(QStringLiteral("file_mb")).toString());
+               .arg(str(iso, "network"), network, str(iso, "filesystem"), str(iso, "process"),
+                    lim.value(QStringLiteral("wall_s")).toString(), lim.value(QStringLiteral("memory_mb")).toString(),
+                    lim.value(QStringLiteral("memory_kind")).toString(),
+                    lim.value(QStringLiteral("file_mb")).toString());
 }
 
 QString sourceFor(const QVariantMap& generated, const QString& file)
