@@ -4,6 +4,7 @@
 // gone. A missing entry, an unreachable keychain and a hung one each end in a clear error before any request.
 #include "../common/CliRun.h"
 #include "../common/FakeLlmServer.h"
+#include "../common/StoreBytes.h"
 #include "util/Json.h"
 
 #include <QDir>
@@ -14,6 +15,7 @@
 namespace {
 using km::test::FakeLlmServer;
 using km::test::Run;
+using km::test::storeBytes;
 
 const QString kEntry = QStringLiteral("kmosaic-test-provider");
 const QString kAbsentEntry = QStringLiteral("kmosaic-test-never-stored");
@@ -86,18 +88,6 @@ QStringList authorizations(const FakeLlmServer& server)
     return out;
 }
 
-// Every byte of the store: the database and its WAL and journal files.
-QByteArray storeBytes(const QString& db)
-{
-    QByteArray all;
-    const QFileInfo info(db);
-    for (const QFileInfo& f : info.dir().entryInfoList({info.fileName() + "*"}, QDir::Files)) {
-        QFile file(f.filePath());
-        if (file.open(QIODevice::ReadOnly))
-            all += file.readAll();
-    }
-    return all;
-}
 }  // namespace
 
 class TestKeychain : public QObject {

@@ -1,5 +1,6 @@
 // Known secrets are scrubbed from text in every form they travel in, and from everything the stores write and the
 // bundle writer carries: what reaches the store file says [redacted].
+#include "../common/StoreBytes.h"
 #include "StoreTestSupport.h"
 #include "agent/TrajectoryBundle.h"
 #include "model/ScrubbedValues.h"
@@ -12,6 +13,7 @@
 using namespace km::storetest;
 
 namespace {
+using km::test::storeBytes;
 const QString kKey = QStringLiteral("sk-planted/unit+\"key\"0123456789");
 
 SecretScrubber secrets()
@@ -20,18 +22,6 @@ SecretScrubber secrets()
     s.add(kKey);
     s.add(QStringLiteral("EMPTY"));  // a placeholder, not a secret: kept
     return s;
-}
-
-// Every byte of the store: the database file and its write-ahead log.
-QByteArray storeBytes(const QString& path)
-{
-    QByteArray all;
-    for (const QString& p : QStringList{path, path + QStringLiteral("-wal")}) {
-        QFile f(p);
-        if (f.open(QIODevice::ReadOnly))
-            all += f.readAll();
-    }
-    return all;
 }
 
 void verifyNoKey(const QByteArray& bytes)

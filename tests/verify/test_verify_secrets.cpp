@@ -2,6 +2,7 @@
 // readable /proc/<pid>/environ): the keys appear nowhere, neither in the output, the store file nor the verdict.
 #include "../common/CliRun.h"
 #include "../common/LeakySolution.h"
+#include "../common/StoreBytes.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,20 +11,11 @@
 
 namespace {
 using km::test::Run;
+using km::test::storeBytes;
 
 const QByteArray kKey = "sk-planted-verify-0123456789abcdef";
 const QByteArray kCustomKey = "sk-planted-custom-9876543210";
 
-QByteArray storeBytes(const QString& path)
-{
-    QByteArray all;
-    for (const QString& p : QStringList{path, path + QStringLiteral("-wal")}) {
-        QFile f(p);
-        if (f.open(QIODevice::ReadOnly))
-            all += f.readAll();
-    }
-    return all;
-}
 }  // namespace
 
 class TestVerifySecrets : public QObject {
