@@ -167,7 +167,7 @@ def main(argv):
     _prepare_process()
     channel = protocol.Channel()
     worker = Worker(channel, scratch_root)
-    lifeline.watch_stdin([worker.end_background] + ([lambda: shutil.rmtree(scratch_root, ignore_errors=True)]
+    lifeline.watch_client([worker.end_background] + ([lambda: shutil.rmtree(scratch_root, ignore_errors=True)]
                                                     if own_root else []))
     try:
         for req, problem in channel.requests():

@@ -208,7 +208,7 @@ class Lifeline(unittest.TestCase):
             from kmosaic_harness import lifeline, sandbox, spawn
             root = tempfile.mkdtemp(prefix="kmtest-life-"); os.chmod(root, 0o711)
             sandbox.configure(False, [root])
-            lifeline.watch_stdin()
+            lifeline.watch_client()
             def work(report, phase):
                 ctypes.CDLL(None).prctl(15, b"{tag}", 0, 0, 0)
                 time.sleep(120)
@@ -223,9 +223,11 @@ class Lifeline(unittest.TestCase):
         while not _processes_named(tag) and time.monotonic() < deadline:
             time.sleep(0.05)
         self.assertTrue(_processes_named(tag), "the child never started")
-        p.stdin.close()  # the client goes away (as a SIGKILL of kmosaic would close it)
+        p.stdin.close()  # a client that has sent everything is not gone: it still reads
+        time.sleep(0.5)  # (a fixed wait only to show the worker does NOT end: nothing is waited for here)
+        self.assertIsNone(p.poll(), "the worker ended although its client still reads its output")
+        p.stdout.close()  # the client goes away (as a SIGKILL of kmosaic closes its end of the pipe)
         self.assertEqual(p.wait(timeout=5), 75)
-        p.stdout.close()
         deadline = time.monotonic() + 2
         while _processes_named(tag) and time.monotonic() < deadline:
             time.sleep(0.05)
