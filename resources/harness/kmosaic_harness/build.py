@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from . import buildstage, environment, extcache, fastbuild, sandbox
+from . import buildstage, environment, extcache, fastbuild, lifeline, sandbox
 
 
 def cache_dir(cache_root, source):
@@ -38,6 +38,13 @@ def _build_one(path, cache_root, timeout_s):
     return 1, (lines[0] if lines else "build failed")[:200]
 
 
+def _kill(p):
+    try:
+        os.killpg(p.pid, 9)  # the build and its sandboxed children (they die with it anyway: PR_SET_PDEATHSIG)
+    except OSError:
+        pass
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="kmosaic_harness build")
     ap.add_argument("--cache", required=True)
@@ -54,6 +61,9 @@ def main(argv):
             args.files += [line.strip() for line in f if line.strip()]
     if not args.files:
         ap.error("no solution to build")
+    running = {}
+    # Dies with the command that asked for it (kmosaic verify --batch), even a killed one: lifeline.py.
+    lifeline.watch_client([lambda: [_kill(p) for p in running]])
     if args.one:
         code, err = _build_one(args.files[0], args.cache, args.timeout)
         if err:
@@ -61,14 +71,14 @@ def main(argv):
         return code
     env = dict(os.environ, MAX_JOBS=os.environ.get("MAX_JOBS", "2"))
     pending = list(args.files)
-    running = {}
     failed = 0
     start = time.monotonic()
     while pending or running:
         while pending and len(running) < args.jobs:
             f = pending.pop(0)
             p = subprocess.Popen([sys.executable, "-m", "kmosaic_harness", "build", "--one", "--cache", args.cache,
-                                  "--timeout", str(args.timeout), f], env=env, stdout=subprocess.PIPE, text=True)
+                                  "--timeout", str(args.timeout), f], env=env, stdout=subprocess.PIPE, text=True,
+                                 start_new_session=True)
             running[p] = (f, time.monotonic())
         for p in list(running):
             if p.poll() is not None:
@@ -77,6 +87,7 @@ def main(argv):
                 failed += p.returncode != 0
                 print(f"{'built' if p.returncode == 0 else 'FAILED'}  {time.monotonic() - t0:6.1f} s  {f}"
                       + (f"  ({msg})" if msg else ""), flush=True)
+        lifeline.check()
         time.sleep(0.2)
     print(f"{len(args.files)} file(s), {failed} failed, {time.monotonic() - start:.1f} s wall", flush=True)
     return 1 if failed else 0
