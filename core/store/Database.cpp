@@ -1,6 +1,8 @@
 #include "store/Database.h"
 
 #include "store/Migrations.h"
+#include "store/StoreErrors.h"
+#include "store/StoreFile.h"
 #include "util/Logging.h"
 
 #include <QAtomicInt>
@@ -15,12 +17,7 @@ namespace km::store {
 namespace {
 QAtomicInt g_connectionCounter;
 constexpr int kBusyTimeoutMs = 15000;
-
-Error sqlError(const QString& what, const QSqlError& e, const QString& sql = {})
-{
-    qCWarning(lcStore).noquote() << what << e.text() << sql.left(200);
-    return makeError(ErrorCode::Database, QStringLiteral("%1: %2").arg(what, e.text()), sql);
-}
+constexpr int kSqliteBusy = 5;
 
 Error newerSchemaError(const QString& path, int version)
 {
@@ -63,30 +60,64 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, int target
         return makeError(ErrorCode::InvalidInput, QStringLiteral("%1 is a folder, not a database file").arg(path));
     if (!QDir().mkpath(info.absolutePath()))
         return makeError(ErrorCode::Io, QStringLiteral("cannot create folder %1").arg(info.absolutePath()));
+    // Nothing is written before the file is known to be ours (or empty): another program's database, or a file that
+    // is no database, is refused byte for byte untouched.
+    const auto file = probeStoreFile(info.absoluteFilePath());
+    if (!file)
+        return file.error();
+    const bool readOnly = !file->writable();
+    if (readOnly && file->kind == StoreFile::Kind::Empty)
+        return makeError(ErrorCode::Io,
+                         QStringLiteral("cannot create the store %1: the file or its folder is read-only").arg(path));
 
     const QString name = QStringLiteral("kmosaic-%1").arg(g_connectionCounter.fetchAndAddRelaxed(1));
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(info.absoluteFilePath());
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
+        QString options = QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs);
+        if (readOnly) {
+            // A read-only folder cannot hold the -shm a WAL reader needs; with no -wal there nobody can write the
+            // file, so it is read as immutable.
+            db.setDatabaseName(readOnlyUri(info.absoluteFilePath(), !file->folderWritable && !file->walFile));
+            options += QStringLiteral(";QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI");
+        } else {
+            db.setDatabaseName(info.absoluteFilePath());
+        }
+        db.setConnectOptions(options);
     }
     std::unique_ptr<Database> self(new Database(info.absoluteFilePath(), name));
+    self->m_readOnly = readOnly;
     if (!self->connection().open())
-        return sqlError(QStringLiteral("cannot open %1").arg(path), self->connection().lastError());
-    // Before configure(): switching a newer release's file to WAL would already rewrite its header. Not logged
-    // here: a file that is no database fails again in configure(), which says so.
+        return storeError(self->m_path, QStringLiteral("cannot open %1").arg(path), self->connection().lastError());
+    // Before configure(): switching a newer release's file to WAL would already rewrite its header.
     if (QSqlQuery v(self->connection());
         v.exec(QStringLiteral("PRAGMA user_version")) && v.next() && v.value(0).toInt() > latestSchemaVersion())
         return newerSchemaError(self->m_path, v.value(0).toInt());
     if (Status s = self->configure(); !s)
         return s.error();
-    if (Status s = self->migrate(targetVersion <= 0 ? latestSchemaVersion() : targetVersion); !s)
+    const int target = targetVersion <= 0 ? latestSchemaVersion() : targetVersion;
+    if (readOnly) {
+        if (const int version = self->schemaVersion(); version < target)
+            return makeError(ErrorCode::Io, QStringLiteral("cannot open the store %1: it has schema version %2 and "
+                                                           "needs upgrading to %3, but the file or its folder is "
+                                                           "read-only")
+                                                .arg(path)
+                                                .arg(version)
+                                                .arg(target));
+        return self;
+    }
+    if (Status s = self->migrate(target); !s)
         return s.error();
     return self;
 }
 
 Status Database::configure()
 {
+    // recursive_triggers: the rows INSERT OR REPLACE deletes fire delete triggers too, so the audit log's
+    // append-only trigger cannot be bypassed by replacing an entry.
+    const QStringList pragmas{QStringLiteral("PRAGMA foreign_keys=ON"), QStringLiteral("PRAGMA synchronous=FULL"),
+                              QStringLiteral("PRAGMA recursive_triggers=ON")};
+    if (m_readOnly)
+        return execAll(pragmas);
     // journal_mode answers with a row; a file that is not SQLite fails here with "file is not a database".
     // Switching a new file to WAL upgrades a lock: when another process opens the same new file at that moment,
     // SQLite answers SQLITE_BUSY at once (waiting could deadlock) instead of calling the busy handler, so retry
@@ -96,25 +127,28 @@ Status Database::configure()
     q.setForwardOnly(true);
     const QDeadlineTimer deadline(kBusyTimeoutMs);
     bool switched = q.exec(sql);
-    while (!switched && q.lastError().nativeErrorCode() == QLatin1String("5") && !deadline.hasExpired()) {
+    while (!switched && sqliteCode(q.lastError()) == kSqliteBusy && !deadline.hasExpired()) {
         q.finish();
         QThread::msleep(5);
         switched = q.exec(sql);
     }
     if (!switched) {
         const QSqlError error = q.lastError();
-        (void)sqlError(QStringLiteral("SQL failed"), error, sql);  // logs it
-        const QString message = error.nativeErrorCode() == QLatin1String("5")
-                                    ? QStringLiteral("%1 stays locked by another process: %2")
-                                    : QStringLiteral("%1 is not a KernelMosaic store: %2");
-        return makeError(ErrorCode::Database, message.arg(m_path, error.databaseText()), sql);
+        if (sqliteCode(error) == kSqliteBusy) {
+            qCWarning(lcStore).noquote() << "SQL failed" << error.text() << sql;
+            return makeError(ErrorCode::Database,
+                             QStringLiteral("%1 stays locked by another process: %2").arg(m_path, error.databaseText()),
+                             sql);
+        }
+        if (isFileCondition(error))  // read-only, full, cannot open, not a database: said as such
+            return storeError(m_path, QStringLiteral("SQL failed"), error, sql);
+        qCWarning(lcStore).noquote() << "SQL failed" << error.text() << sql;
+        return makeError(ErrorCode::Database,
+                         QStringLiteral("%1 is not a KernelMosaic store: %2").arg(m_path, error.databaseText()), sql);
     }
     if (!q.next() || q.value(0).toString().toLower() != QLatin1String("wal"))
         return makeError(ErrorCode::Database, QStringLiteral("could not switch %1 to WAL mode").arg(m_path));
-    // recursive_triggers: the rows INSERT OR REPLACE deletes fire delete triggers too, so the audit log's
-    // append-only trigger cannot be bypassed by replacing an entry.
-    return execAll({QStringLiteral("PRAGMA foreign_keys=ON"), QStringLiteral("PRAGMA synchronous=FULL"),
-                    QStringLiteral("PRAGMA recursive_triggers=ON")});
+    return execAll(pragmas);
 }
 
 int Database::schemaVersion()
@@ -151,6 +185,28 @@ Status Database::migrate(int targetVersion)
             return s;
         qCInfo(lcStore) << "migrated" << m_path << "to schema" << m.version << "-" << m.summary;
     }
+    return stamp();
+}
+
+Status Database::stamp()
+{
+    // A store of a release before the mark gets it on its first open for writing (new stores get it in migration 1).
+    const auto marked = [this] {
+        auto q = exec(QStringLiteral("PRAGMA application_id"));
+        return q && q.value().next() && q.value().value(0).toInt() == kApplicationId;
+    };
+    if (marked())
+        return {};
+    Transaction tx(*this);
+    if (!tx.started())
+        return tx.started();
+    if (marked())
+        return {};
+    if (Status s = execAll({QStringLiteral("PRAGMA application_id=%1").arg(kApplicationId)}); !s)
+        return s;
+    if (Status s = tx.commit(); !s)
+        return s;
+    qCInfo(lcStore) << "marked" << m_path << "as a KernelMosaic store (application_id)";
     return {};
 }
 
@@ -159,7 +215,7 @@ Result<QSqlQuery> Database::exec(const QString& sql, const QVariantList& binding
     QSqlQuery q(connection());
     q.setForwardOnly(true);
     if (!q.prepare(sql))
-        return sqlError(QStringLiteral("SQL prepare failed"), q.lastError(), sql);
+        return storeError(m_path, QStringLiteral("SQL prepare failed"), q.lastError(), sql);
     for (const QVariant& b : bindings) {
         // A null QString would bind as SQL NULL; text is never NULL in this schema unless bound as such on purpose.
         if (b.typeId() == QMetaType::QString && b.toString().isNull())
@@ -168,7 +224,7 @@ Result<QSqlQuery> Database::exec(const QString& sql, const QVariantList& binding
             q.addBindValue(b);
     }
     if (!q.exec())
-        return sqlError(QStringLiteral("SQL failed"), q.lastError(), sql);
+        return storeError(m_path, QStringLiteral("SQL failed"), q.lastError(), sql);
     return q;
 }
 
@@ -177,7 +233,7 @@ Status Database::execAll(const QStringList& statements)
     for (const QString& sql : statements) {
         QSqlQuery q(connection());
         if (!q.exec(sql))
-            return sqlError(QStringLiteral("SQL failed"), q.lastError(), sql);
+            return storeError(m_path, QStringLiteral("SQL failed"), q.lastError(), sql);
     }
     return {};
 }

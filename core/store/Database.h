@@ -13,14 +13,17 @@ namespace km::store {
 
 class Database {
 public:
-    // Opens (creating folders and file as needed) and migrates up to targetVersion (0: latest).
-    // A file written by a newer release is refused with a clear error, never touched.
+    // Opens (creating folders and file as needed) and migrates up to targetVersion (0: latest), marking the file as
+    // ours (PRAGMA application_id). A file written by a newer release, another program's database and a file that is
+    // no database are refused with a clear error, never touched. When the file or its folder cannot be written, the
+    // store opens read-only (readOnly()): reads work, a write fails saying the store is read-only.
     static Result<std::unique_ptr<Database>> open(const QString& path, int targetVersion = 0);
     ~Database();
     Database(const Database&) = delete;
     Database& operator=(const Database&) = delete;
 
     const QString& path() const { return m_path; }
+    bool readOnly() const { return m_readOnly; }
     QSqlDatabase connection() const;
     int schemaVersion();
 
@@ -37,9 +40,11 @@ private:
     Database(QString path, QString connectionName);
     Status configure();
     Status migrate(int targetVersion);
+    Status stamp();
 
     QString m_path;
     QString m_connectionName;
+    bool m_readOnly = false;
 };
 
 // Commits on commit(), rolls back when destroyed uncommitted: no early return leaves a transaction open.

@@ -1,9 +1,11 @@
 #include "store/Migrations.h"
 
+#include "store/StoreFile.h"
+
 namespace km::store {
 
 namespace {
-// v1: tasks with their categories and tags, reviews, and the append-only audit log.
+// v1: tasks with their categories and tags, reviews, the append-only audit log, and the file's mark.
 QStringList v1()
 {
     return {
@@ -63,6 +65,7 @@ QStringList v1()
            BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END)",
         R"(CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
            BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END)",
+        QStringLiteral("PRAGMA application_id=%1").arg(kApplicationId),  // the mark: StoreFile.h
     };
 }
 

@@ -7,6 +7,8 @@
 #include "store/TaskRows.h"
 #include "util/Json.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSqlQuery>
 #include <QStandardPaths>
 
@@ -321,6 +323,24 @@ QString defaultStorePath()
     // GenericDataLocation honours XDG_DATA_HOME (default ~/.local/share).
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
            QStringLiteral("/kmosaic/kmosaic.sqlite");
+}
+
+Result<QString> resolveStorePath(const QString& given)
+{
+    const QString path = given.isEmpty() ? defaultStorePath() : given;
+    const QString folder = QFileInfo(path).absolutePath();
+    if (given.isEmpty() && qEnvironmentVariable("KMOSAIC_DB").isEmpty()) {
+        if (!QDir().mkpath(folder))
+            return makeError(ErrorCode::Io, QStringLiteral("cannot create the store's folder %1").arg(folder));
+        return path;
+    }
+    // A mistyped path must not grow folders (and a store) somewhere unexpected.
+    if (!QFileInfo(folder).isDir())
+        return makeError(ErrorCode::NotFound,
+                         QStringLiteral("cannot open the store %1: the folder %2 does not exist (create it first: only "
+                                        "the default store's folder is created)")
+                             .arg(path, folder));
+    return path;
 }
 
 QString defaultActor()

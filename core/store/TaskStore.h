@@ -54,6 +54,9 @@ private:
 
 // Where the store lives unless told otherwise: $KMOSAIC_DB, else the XDG data folder (kmosaic/kmosaic.sqlite).
 QString defaultStorePath();
+// The store to open: `given` (--db) when not empty, else defaultStorePath(). Only the XDG default gets its folder
+// created; a path a user names (--db, $KMOSAIC_DB) must lie in an existing folder, else this is an error.
+Result<QString> resolveStorePath(const QString& given);
 // Who is acting: $KMOSAIC_USER, else the login name.
 QString defaultActor();
 
