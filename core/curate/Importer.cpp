@@ -1,5 +1,7 @@
 #include "curate/Importer.h"
 
+#include "curate/ImportFiles.h"
+
 #include "curate/JsonlFormat.h"
 #include "curate/KernelBenchImporter.h"
 #include "curate/TaskFolder.h"
@@ -53,12 +55,12 @@ Result<TaskFormat> detectFormat(const QString& path)
 }
 
 namespace {
-ImportBatch readFolders(const QString& path)
+ImportBatch readFolders(const QString& path, const ImportOptions& options)
 {
     ImportBatch batch;
     const QDir dir(path);
-    if (QFileInfo::exists(dir.filePath(QStringLiteral("task.toml")))) {
-        if (auto t = readTaskFolder(path, &batch.issues))
+    if (entryExists(dir.filePath(QStringLiteral("task.toml")))) {  // even a broken link: reading it says what is wrong
+        if (auto t = readTaskFolder(path, &batch.issues, options))
             batch.tasks.append(*t);
         else
             ++batch.skipped;
@@ -66,12 +68,12 @@ ImportBatch readFolders(const QString& path)
     }
     const QFileInfoList subdirs = dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo& sub : subdirs) {
-        if (!QFileInfo::exists(QDir(sub.filePath()).filePath(QStringLiteral("task.toml")))) {
+        if (!entryExists(QDir(sub.filePath()).filePath(QStringLiteral("task.toml")))) {
             batch.issues.append({ImportIssue::Severity::Warning, sub.filePath(), 0,
                                  QStringLiteral("no task.toml: not a task folder, skipped")});
             continue;
         }
-        if (auto t = readTaskFolder(sub.filePath(), &batch.issues))
+        if (auto t = readTaskFolder(sub.filePath(), &batch.issues, options))
             batch.tasks.append(*t);
         else
             ++batch.skipped;
@@ -82,7 +84,7 @@ ImportBatch readFolders(const QString& path)
 }
 }  // namespace
 
-ImportBatch readTasks(const QString& path, TaskFormat format)
+ImportBatch readTasks(const QString& path, TaskFormat format, const ImportOptions& options)
 {
     if (format == TaskFormat::Auto) {
         auto detected = detectFormat(path);
@@ -95,9 +97,9 @@ ImportBatch readTasks(const QString& path, TaskFormat format)
     }
     ImportBatch batch;
     switch (format) {
-    case TaskFormat::Jsonl: batch = readTasksJsonl(path); break;
-    case TaskFormat::KernelBench: batch = readKernelBench(path); break;
-    default: batch = readFolders(path); break;
+    case TaskFormat::Jsonl: batch = readTasksJsonl(path, options); break;
+    case TaskFormat::KernelBench: batch = readKernelBench(path, options); break;
+    default: batch = readFolders(path, options); break;
     }
     // The same id twice in one import: keep the first, report the second.
     QSet<QString> seen;
@@ -117,9 +119,9 @@ ImportBatch readTasks(const QString& path, TaskFormat format)
 }
 
 Result<ImportReport> importTasks(TaskStore& store, const QString& path, TaskFormat format, const QString& actor,
-                                 const Progress& progress)
+                                 const Progress& progress, const ImportOptions& options)
 {
-    ImportBatch batch = readTasks(path, format);
+    ImportBatch batch = readTasks(path, format, options);
     ImportReport report;
     report.issues = batch.issues;
     report.skipped = batch.skipped;

@@ -10,10 +10,33 @@
 
 namespace km {
 
-ImportBatch readTasksJsonl(const QString& path)
+namespace {
+// The next line of f; *size: its length without the newline. A line longer than `limit` is skipped to its end and
+// comes back empty.
+QByteArray nextLine(QFile& f, qint64 limit, qint64* size)
+{
+    QByteArray line = f.readLine(limit + 2);
+    bool ended = line.endsWith('\n');
+    *size = line.size() - (ended ? 1 : 0);
+    if (ended || f.atEnd())
+        return line;
+    while (!ended && !f.atEnd()) {
+        const QByteArray more = f.readLine(64 * 1024);
+        ended = more.endsWith('\n');
+        *size += more.size() - (ended ? 1 : 0);
+    }
+    return {};
+}
+}  // namespace
+
+ImportBatch readTasksJsonl(const QString& path, const ImportOptions& options)
 {
     ImportBatch batch;
     QFile f(path);
+    if (Status s = checkRegularFile(path); !s) {
+        batch.issues.append({ImportIssue::Severity::Error, path, 0, s.error().message});
+        return batch;
+    }
     if (!f.open(QIODevice::ReadOnly)) {
         batch.issues.append(
             {ImportIssue::Severity::Error, path, 0, QStringLiteral("cannot read: %1").arg(f.errorString())});
@@ -21,14 +44,19 @@ ImportBatch readTasksJsonl(const QString& path)
     }
     int lineNo = 0;
     while (!f.atEnd()) {
-        QByteArray line = f.readLine();
+        qint64 size = 0;
+        QByteArray line = nextLine(f, options.maxLineBytes, &size);
         ++lineNo;
-        if (line.trimmed().isEmpty())
-            continue;
         auto fail = [&](const QString& reason) {
             ++batch.skipped;
             batch.issues.append({ImportIssue::Severity::Error, path, lineNo, reason});
         };
+        if (size > options.maxLineBytes) {
+            fail(QStringLiteral("the line is %1 per line").arg(overLimitText(size, options.maxLineBytes)));
+            continue;
+        }
+        if (line.trimmed().isEmpty())
+            continue;
         QStringDecoder decoder(QStringDecoder::Utf8);
         (void)QString(decoder.decode(line));
         if (decoder.hasError()) {
@@ -67,6 +95,9 @@ ImportBatch readTasksJsonl(const QString& path)
         batch.issues.append(found);
         batch.tasks.append(t);
     }
+    if (f.error() != QFileDevice::NoError)
+        batch.issues.append({ImportIssue::Severity::Error, path, lineNo,
+                             QStringLiteral("cannot read %1: %2").arg(path, f.errorString())});
     return batch;
 }
 

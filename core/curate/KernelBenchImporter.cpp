@@ -58,7 +58,7 @@ std::optional<KernelBenchName> parseKernelBenchFileName(const QString& fileName,
     return n;
 }
 
-ImportBatch readKernelBench(const QString& path)
+ImportBatch readKernelBench(const QString& path, const ImportOptions& options)
 {
     ImportBatch batch;
     const QString root = levelsRoot(path);
@@ -71,7 +71,9 @@ ImportBatch readKernelBench(const QString& path)
         const QDir dir(QDir(root).filePath(QStringLiteral("level%1").arg(level)));
         if (!dir.exists())
             continue;
-        for (const QFileInfo& fi : dir.entryInfoList({QStringLiteral("*.py")}, QDir::Files, QDir::Name)) {
+        // System: broken and looping links too, so that reading them reports them.
+        for (const QFileInfo& fi :
+             dir.entryInfoList({QStringLiteral("*.py")}, QDir::Files | QDir::System, QDir::Name)) {
             const auto name = parseKernelBenchFileName(fi.fileName(), level);
             if (!name) {
                 ++batch.skipped;
@@ -79,7 +81,7 @@ ImportBatch readKernelBench(const QString& path)
                                      QStringLiteral("file name is not <number>_<Name>.py")});
                 continue;
             }
-            auto code = readUtf8File(fi.filePath());
+            auto code = readTextFile(fi.filePath(), options.maxFileBytes);
             if (!code) {
                 ++batch.skipped;
                 batch.issues.append({ImportIssue::Severity::Error, fi.filePath(), 0, code.error().message});

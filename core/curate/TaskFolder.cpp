@@ -51,24 +51,27 @@ bool reportValidation(const Task& task, const QString& file, const std::function
     return ok;
 }
 
-std::optional<Task> readTaskFolder(const QString& dirPath, QList<ImportIssue>* issues)
+std::optional<Task> readTaskFolder(const QString& dirPath, QList<ImportIssue>* issues, const ImportOptions& options)
 {
     const QDir dir(dirPath);
     const QString tomlPath = dir.filePath(QStringLiteral("task.toml"));
-    auto text = readUtf8File(tomlPath);
+    auto text = readTextFile(tomlPath, options.maxFileBytes);
     if (!text) {
         issues->append(issue(tomlPath, 0, text.error().message));
         return std::nullopt;
     }
-    TomlError terr;
-    const auto doc = parseToml(text.value().toUtf8(), &terr);
+    QList<TomlError> tomlErrors;
+    const auto doc = parseToml(text.value().toUtf8(), &tomlErrors);
     if (!doc) {
-        issues->append(issue(tomlPath, terr.line, terr.reason));
+        for (const TomlError& e : tomlErrors)
+            issues->append(issue(tomlPath, e.line, e.reason));
         return std::nullopt;
     }
-    auto decoded = taskFromVariant(doc->root, false);
+    QList<Error> typeErrors;
+    auto decoded = taskFromVariant(doc->root, false, &typeErrors);
     if (!decoded) {
-        issues->append(issue(tomlPath, doc->lineOf(decoded.error().detail), decoded.error().message));
+        for (const Error& e : typeErrors)
+            issues->append(issue(tomlPath, doc->lineOf(e.detail), e.message));
         return std::nullopt;
     }
     Task task = std::move(decoded).value();
@@ -81,15 +84,14 @@ std::optional<Task> readTaskFolder(const QString& dirPath, QList<ImportIssue>* i
     }
     for (const TextFile& tf : kTextFiles) {
         const QString p = dir.filePath(QLatin1String(tf.name));
-        if (!QFileInfo::exists(p))
-            continue;
-        auto content = readUtf8File(p);
+        auto content = readOptionalTextFile(p, options.maxFileBytes);
         if (!content) {
             issues->append(issue(p, 0, content.error().message));
             ok = false;
             continue;
         }
-        task.*(tf.member) = content.value();
+        if (content.value())
+            task.*(tf.member) = *content.value();
     }
     const auto lineOf = [&](const QString& field) {
         return field.contains(QLatin1Char('.')) && field.endsWith(QLatin1String(".py")) ? 0 : doc->lineOf(field);

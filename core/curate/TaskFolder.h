@@ -1,6 +1,7 @@
 #pragma once
 // The task folder format (tasks/<id>/task.toml, description.md, reference.py, spec.md): read and write, losslessly.
 
+#include "curate/ImportFiles.h"
 #include "curate/ImportReport.h"
 #include "util/Result.h"
 
@@ -8,8 +9,10 @@
 
 namespace km {
 
-// Reads one task folder. Problems go to *issues with file and line; returns nullopt when the task is unusable.
-std::optional<Task> readTaskFolder(const QString& dir, QList<ImportIssue>* issues);
+// Reads one task folder. Problems go to *issues with file and line (every type error of task.toml, each at its key);
+// returns nullopt when the task is unusable. A presentation file that is there but cannot be read, or is over the
+// size limit, makes the task unusable: it is never taken as absent.
+std::optional<Task> readTaskFolder(const QString& dir, QList<ImportIssue>* issues, const ImportOptions& options = {});
 
 // Writes <parentDir>/<id>/ atomically file by file; removes presentation files the task no longer has.
 Status writeTaskFolder(const Task& task, const QString& parentDir);

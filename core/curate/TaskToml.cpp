@@ -25,10 +25,10 @@ int TomlDocument::lineOf(const QString& keyPath) const
 
 namespace {
 
+// Converts every value it can; each value it cannot (inf, nan, dates) is an error, and conversion goes on.
 struct Converter {
     TomlDocument* doc;
-    QString error;
-    int errorLine = 0;
+    QList<TomlError> errors;
 
     int lineOf(const toml::node& n) { return int(n.source().begin.line); }
 
@@ -39,10 +39,8 @@ struct Converter {
             QVariantMap m;
             for (auto&& [k, v] : *t) {
                 const QString key = QString::fromUtf8(k.str().data(), qsizetype(k.str().size()));
-                auto cv = convert(v, path.isEmpty() ? key : path + QLatin1Char('.') + key);
-                if (!cv)
-                    return std::nullopt;
-                m.insert(key, *cv);
+                if (auto cv = convert(v, path.isEmpty() ? key : path + QLatin1Char('.') + key))
+                    m.insert(key, *cv);
             }
             return m;
         }
@@ -50,9 +48,7 @@ struct Converter {
             QVariantList l;
             for (size_t i = 0; i < a->size(); ++i) {
                 auto cv = convert(*a->get(i), QStringLiteral("%1[%2]").arg(path).arg(i));
-                if (!cv)
-                    return std::nullopt;
-                l.append(*cv);
+                l.append(cv.value_or(QVariant()));
             }
             return l;
         }
@@ -73,13 +69,7 @@ struct Converter {
         return std::nullopt;
     }
 
-    void fail(const toml::node& n, const QString& reason)
-    {
-        if (error.isEmpty()) {
-            error = reason;
-            errorLine = lineOf(n);
-        }
-    }
+    void fail(const toml::node& n, const QString& reason) { errors.append({lineOf(n), reason}); }
 };
 
 QString quoted(const QString& s)
@@ -138,26 +128,35 @@ QString stringArray(const QStringList& l)
 
 }  // namespace
 
-std::optional<TomlDocument> parseToml(const QByteArray& text, TomlError* error)
+std::optional<TomlDocument> parseToml(const QByteArray& text, QList<TomlError>* errors)
 {
     TomlDocument doc;
     try {
         const toml::table table = toml::parse(std::string_view(text.constData(), size_t(text.size())));
-        Converter c{&doc, {}, 0};
+        Converter c{&doc, {}};
         auto root = c.convert(table, QString());
-        if (!root) {
-            if (error)
-                *error = {c.errorLine, c.error};
+        if (!c.errors.isEmpty() || !root) {
+            if (errors)
+                *errors = c.errors;
             return std::nullopt;
         }
         doc.root = root->toMap();
         return doc;
-    } catch (const toml::parse_error& e) {
-        if (error)
-            *error = {int(e.source().begin.line),
-                      QString::fromUtf8(e.description().data(), qsizetype(e.description().size()))};
+    } catch (const toml::parse_error& e) {  // a syntax error ends the parse: toml++ reports the first one
+        if (errors)
+            *errors = {{int(e.source().begin.line),
+                        QString::fromUtf8(e.description().data(), qsizetype(e.description().size()))}};
         return std::nullopt;
     }
+}
+
+std::optional<TomlDocument> parseToml(const QByteArray& text, TomlError* error)
+{
+    QList<TomlError> errors;
+    auto doc = parseToml(text, &errors);
+    if (!doc && error && !errors.isEmpty())
+        *error = errors.first();
+    return doc;
 }
 
 QByteArray writeTaskToml(const Task& t)

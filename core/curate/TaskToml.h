@@ -4,6 +4,7 @@
 #include "model/Task.h"
 
 #include <QHash>
+#include <QList>
 #include <QVariantMap>
 #include <optional>
 
@@ -20,7 +21,10 @@ struct TomlError {
     QString reason;
 };
 
-std::optional<TomlDocument> parseToml(const QByteArray& text, TomlError* error);
+// nullopt on a syntax error (the first, where toml++ stops) or on values a task file cannot hold (inf, nan, dates):
+// `errors` gets them all, each with its line.
+std::optional<TomlDocument> parseToml(const QByteArray& text, QList<TomlError>* errors);
+std::optional<TomlDocument> parseToml(const QByteArray& text, TomlError* firstError);  // the first of them
 
 // The metadata of a task as task.toml text: fixed key order, readable, read back to the same task.
 QByteArray writeTaskToml(const Task& task);

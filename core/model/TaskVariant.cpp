@@ -185,81 +185,84 @@ QVariantMap taskToVariant(const Task& t, bool withTexts)
     return m;
 }
 
-Result<Task> taskFromVariant(const QVariantMap& m, bool withTexts)
+Result<Task> taskFromVariant(const QVariantMap& m, bool withTexts, QList<Error>* allErrors)
 {
+    // Every key is checked, so a file with several mistakes lists them all at once.
+    QList<Error> errors;
+    const auto note = [&errors](std::optional<Error> e) {
+        if (e)
+            errors.append(std::move(*e));
+    };
     QSet<QString> allowed{"id",     "title",         "level",  "categories", "tags",     "dtype",  "shown",
                           "status", "forbidden_ops", "source", "tolerance",  "formulas", "configs"};
     if (withTexts)
         allowed += QSet<QString>{"description", "reference", "spec"};
-    if (auto e = checkKeys(m, {}, allowed))
-        return *e;
+    for (auto it = m.cbegin(); it != m.cend(); ++it)
+        note(checkKeys({{it.key(), it.value()}}, {}, allowed));
 
     Task t;
-    if (auto e = readString(m, QStringLiteral("id"), &t.id, true))
-        return *e;
-    if (auto e = readString(m, QStringLiteral("title"), &t.title, true))
-        return *e;
+    note(readString(m, QStringLiteral("id"), &t.id, true));
+    note(readString(m, QStringLiteral("title"), &t.title, true));
     if (!m.contains(QStringLiteral("level")) || !isInteger(m.value(QStringLiteral("level"))))
-        return fieldError(QStringLiteral("level"), QStringLiteral("expected an integer 1-4"));
-    t.level = int(m.value(QStringLiteral("level")).toLongLong());
-    if (auto e = readStringList(m, QStringLiteral("categories"), &t.categories))
-        return *e;
-    if (auto e = readStringList(m, QStringLiteral("tags"), &t.tags))
-        return *e;
-    if (auto e = readStringList(m, QStringLiteral("forbidden_ops"), &t.forbiddenOps))
-        return *e;
-    if (auto e = readString(m, QStringLiteral("dtype"), &t.dtype, false))
-        return *e;
+        note(fieldError(QStringLiteral("level"), QStringLiteral("expected an integer 1-4")));
+    else
+        t.level = int(m.value(QStringLiteral("level")).toLongLong());
+    note(readStringList(m, QStringLiteral("categories"), &t.categories));
+    note(readStringList(m, QStringLiteral("tags"), &t.tags));
+    note(readStringList(m, QStringLiteral("forbidden_ops"), &t.forbiddenOps));
+    note(readString(m, QStringLiteral("dtype"), &t.dtype, false));
 
     QStringList shown;
-    if (auto e = readStringList(m, QStringLiteral("shown"), &shown))
-        return *e;
+    note(readStringList(m, QStringLiteral("shown"), &shown));
     for (const QString& s : shown) {
         const auto p = presentationFromString(s);
         if (!p)
-            return fieldError(QStringLiteral("shown"),
-                              QStringLiteral("'%1' is not one of description, reference, spec").arg(s));
-        t.shown.add(*p);
+            note(fieldError(QStringLiteral("shown"),
+                            QStringLiteral("'%1' is not one of description, reference, spec").arg(s)));
+        else
+            t.shown.add(*p);
     }
     QString status = QStringLiteral("draft");
-    if (auto e = readString(m, QStringLiteral("status"), &status, false))
-        return *e;
-    const auto st = reviewStatusFromString(status);
-    if (!st)
-        return fieldError(
+    if (auto e = readString(m, QStringLiteral("status"), &status, false)) {
+        note(e);
+    } else if (const auto st = reviewStatusFromString(status); !st) {
+        note(fieldError(
             QStringLiteral("status"),
-            QStringLiteral("'%1' is not one of draft, in_review, accepted, rejected, needs_changes").arg(status));
-    t.status = *st;
+            QStringLiteral("'%1' is not one of draft, in_review, accepted, rejected, needs_changes").arg(status)));
+    } else {
+        t.status = *st;
+    }
 
-    if (auto e = readSource(m, &t.source))
-        return *e;
+    note(readSource(m, &t.source));
     if (m.contains(QStringLiteral("tolerance"))) {
         const QVariantMap tol = m.value(QStringLiteral("tolerance")).toMap();
         if (auto e = checkKeys(tol, QStringLiteral("tolerance"), {"atol", "rtol"}))
-            return *e;
-        if (!isNumber(tol.value(QStringLiteral("atol"))) || !isNumber(tol.value(QStringLiteral("rtol"))))
-            return fieldError(QStringLiteral("tolerance"), QStringLiteral("needs numbers atol and rtol"));
-        t.tolerance =
-            Tolerance{tol.value(QStringLiteral("atol")).toDouble(), tol.value(QStringLiteral("rtol")).toDouble()};
+            note(e);
+        else if (!isNumber(tol.value(QStringLiteral("atol"))) || !isNumber(tol.value(QStringLiteral("rtol"))))
+            note(fieldError(QStringLiteral("tolerance"), QStringLiteral("needs numbers atol and rtol")));
+        else
+            t.tolerance =
+                Tolerance{tol.value(QStringLiteral("atol")).toDouble(), tol.value(QStringLiteral("rtol")).toDouble()};
     }
     if (m.contains(QStringLiteral("formulas"))) {
         const QVariantMap f = m.value(QStringLiteral("formulas")).toMap();
-        if (auto e = checkKeys(f, QStringLiteral("formulas"), {"flops", "bytes"}))
-            return *e;
-        if (auto e = readString(f, QStringLiteral("flops"), &t.flopsFormula, false))
-            return fieldError(QStringLiteral("formulas.flops"), QStringLiteral("expected a string"));
-        if (auto e = readString(f, QStringLiteral("bytes"), &t.bytesFormula, false))
-            return fieldError(QStringLiteral("formulas.bytes"), QStringLiteral("expected a string"));
+        note(checkKeys(f, QStringLiteral("formulas"), {"flops", "bytes"}));
+        if (readString(f, QStringLiteral("flops"), &t.flopsFormula, false))
+            note(fieldError(QStringLiteral("formulas.flops"), QStringLiteral("expected a string")));
+        if (readString(f, QStringLiteral("bytes"), &t.bytesFormula, false))
+            note(fieldError(QStringLiteral("formulas.bytes"), QStringLiteral("expected a string")));
     }
-    if (auto e = readConfigs(m, &t.configs))
-        return *e;
+    note(readConfigs(m, &t.configs));
     if (withTexts) {
         for (const auto& [key, target] :
              {std::pair{QStringLiteral("description"), &t.description},
               std::pair{QStringLiteral("reference"), &t.reference}, std::pair{QStringLiteral("spec"), &t.spec}})
-            if (auto e = readString(m, key, target, false))
-                return *e;
+            note(readString(m, key, target, false));
     }
+    if (allErrors)
+        *allErrors = errors;
+    if (!errors.isEmpty())
+        return errors.first();
     return t;
 }
 

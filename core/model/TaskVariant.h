@@ -13,7 +13,8 @@ namespace km {
 QVariantMap taskToVariant(const Task& task, bool withTexts = true);
 
 // Type-checks every key; an Error's detail names the offending key path (e.g. "configs[1].batch").
-// Unknown keys are errors too: a typo must not vanish silently.
-Result<Task> taskFromVariant(const QVariantMap& map, bool withTexts = true);
+// Unknown keys are errors too: a typo must not vanish silently. Returns the first error; allErrors, when given, gets
+// every one (one per key at most).
+Result<Task> taskFromVariant(const QVariantMap& map, bool withTexts = true, QList<Error>* allErrors = nullptr);
 
 }  // namespace km
