@@ -28,9 +28,8 @@ int main(int argc, char* argv[])
         {QStringLiteral("no-seed"), QStringLiteral("Do not import the bundled tasks into an empty store.")});
     parser.process(app);
 
-    const QString path =
-        parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db")) : km::defaultStorePath();
-    auto store = km::TaskStore::open(path);
+    const auto path = km::resolveStorePath(parser.value(QStringLiteral("db")));
+    auto store = path ? km::TaskStore::open(path.value()) : km::Result<std::unique_ptr<km::TaskStore>>(path.error());
     if (!store) {
         QMessageBox::critical(nullptr, QStringLiteral("KernelMosaic Workbench"),
                               QStringLiteral("Cannot open the store:\n%1").arg(store.error().message));

@@ -1,6 +1,7 @@
 #pragma once
 // The `kmosaic agent` commands: run, resume, list, show, cancel, export, import, key (docs/agent.md). Each gets its
-// arguments after `agent SUB` and an open store; the key commands (after `agent key SUB`) need no store.
+// arguments after `agent SUB` and the store to open once they are read; the key commands (after `agent key SUB`) need
+// no store.
 
 #include "cli/Cli.h"
 
@@ -10,13 +11,15 @@ class TaskStore;
 
 namespace km::cli {
 
-int agentRunCommand(TaskStore& store, const QStringList& args, Io io);
-int agentResumeCommand(TaskStore& store, const QStringList& args, Io io);
-int agentListCommand(TaskStore& store, const QStringList& args, Io io);
-int agentShowCommand(TaskStore& store, const QStringList& args, Io io);
-int agentCancelCommand(TaskStore& store, const QStringList& args, Io io);
-int agentExportCommand(TaskStore& store, const QStringList& args, Io io);  // AgentTransferCommands.cpp
-int agentImportCommand(TaskStore& store, const QStringList& args, Io io);
+class StoreOpener;
+
+int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io);
+int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io);
+int agentListCommand(StoreOpener& opener, const QStringList& args, Io io);
+int agentShowCommand(StoreOpener& opener, const QStringList& args, Io io);
+int agentCancelCommand(StoreOpener& opener, const QStringList& args, Io io);
+int agentExportCommand(StoreOpener& opener, const QStringList& args, Io io);  // AgentTransferCommands.cpp
+int agentImportCommand(StoreOpener& opener, const QStringList& args, Io io);
 int agentKeySetCommand(const QStringList& args, Io io);  // AgentKeyCommands.cpp: the key from stdin
 int agentKeyDeleteCommand(const QStringList& args, Io io);
 int agentKeyCheckCommand(const QStringList& args, Io io);

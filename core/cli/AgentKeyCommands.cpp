@@ -12,13 +12,17 @@ namespace km::cli {
 
 namespace {
 
-// The one positional argument NAME of `agent key SUB`, or empty after telling why on io.err.
-QString entryArgument(const QString& sub, const QStringList& args, Io io)
+// The one positional argument NAME of `agent key SUB`, or empty with *exit set: Ok after --help, Usage after telling
+// why on io.err.
+QString entryArgument(const QString& sub, const QStringList& args, Io io, int* exit)
 {
     QCommandLineParser p;
     p.addPositionalArgument(QStringLiteral("name"), QStringLiteral("The keychain entry (api_key_keychain)."));
-    if (!parseArgs(p, QStringLiteral("agent key ") + sub, args, io))
+    *exit = Usage;
+    if (const auto code = parseOrExit(p, QStringLiteral("agent key ") + sub, args, io)) {
+        *exit = *code;
         return {};
+    }
     const QStringList names = p.positionalArguments();
     if (names.size() != 1 || names[0].trimmed().isEmpty() || names[0] != names[0].trimmed()) {
         io.err << "kmosaic agent key " << sub << ": give one entry name, the provider file's api_key_keychain\n";
@@ -37,9 +41,10 @@ int keychainFailure(const QString& sub, const Error& e, Io io)
 
 int agentKeySetCommand(const QStringList& args, Io io)
 {
-    const QString name = entryArgument(QStringLiteral("set"), args, io);
+    int exit = Usage;
+    const QString name = entryArgument(QStringLiteral("set"), args, io, &exit);
     if (name.isEmpty())
-        return Usage;
+        return exit;
     if (::isatty(STDIN_FILENO))
         io.err << "kmosaic agent key set: paste the key for \"" << name << "\" and press Enter\n" << Qt::flush;
     QFile in;
@@ -62,9 +67,10 @@ int agentKeySetCommand(const QStringList& args, Io io)
 
 int agentKeyDeleteCommand(const QStringList& args, Io io)
 {
-    const QString name = entryArgument(QStringLiteral("delete"), args, io);
+    int exit = Usage;
+    const QString name = entryArgument(QStringLiteral("delete"), args, io, &exit);
     if (name.isEmpty())
-        return Usage;
+        return exit;
     // Asked first: deleting an entry that is not there succeeds silently with libsecret.
     if (auto existing = readKeychainSecret(name); !existing)
         return keychainFailure(QStringLiteral("delete"), existing.error(), io);
@@ -76,9 +82,10 @@ int agentKeyDeleteCommand(const QStringList& args, Io io)
 
 int agentKeyCheckCommand(const QStringList& args, Io io)
 {
-    const QString name = entryArgument(QStringLiteral("check"), args, io);
+    int exit = Usage;
+    const QString name = entryArgument(QStringLiteral("check"), args, io, &exit);
     if (name.isEmpty())
-        return Usage;
+        return exit;
     const Result<QString> key = readKeychainSecret(name);
     if (!key && key.error().code == ErrorCode::NotFound) {
         io.out << "keychain entry \"" << name << "\" (service " << keychainService() << ") does not exist\n";

@@ -5,6 +5,7 @@
 #include "cli/AgentProvider.h"
 #include "cli/AgentText.h"
 #include "cli/Options.h"
+#include "cli/StoreOpener.h"
 #include "store/Database.h"
 #include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
@@ -188,13 +189,13 @@ int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& 
 
 }  // namespace
 
-int agentRunCommand(TaskStore& store, const QStringList& args, Io io)
+int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     addRunOptions(p);
     addFilterOptions(p);
-    if (!parseArgs(p, QStringLiteral("agent run"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent run"), args, io))
+        return *exit;
     const int sources = int(p.isSet(QStringLiteral("provider"))) + int(p.isSet(QStringLiteral("manual"))) +
                         int(p.isSet(QStringLiteral("manual-cmd")));
     if (sources != 1) {
@@ -231,6 +232,10 @@ int agentRunCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic agent run: name tasks with --task ID or select them with filters (--category ...)\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     auto tasks = store.tasks(f);
     if (!tasks) {
         io.err << "kmosaic agent run: " << tasks.error().message << "\n";
@@ -262,19 +267,23 @@ int agentRunCommand(TaskStore& store, const QStringList& args, Io io)
     return runJobs(store, QStringLiteral("agent run"), p, parsed.value(), jobs, factory, io);
 }
 
-int agentResumeCommand(TaskStore& store, const QStringList& args, Io io)
+int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     addRunOptions(p);
     p.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The run to continue."));
-    if (!parseArgs(p, QStringLiteral("agent resume"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent resume"), args, io))
+        return *exit;
     bool ok = false;
     const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
     if (!ok || p.positionalArguments().size() != 1) {
         io.err << "kmosaic agent resume: give the id of one run (kmosaic agent list)\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     TrajectoryStore trajectories(store.database());
     (void)trajectories.markDeadRunsInterrupted();
     auto run = trajectories.run(id);

@@ -3,6 +3,7 @@
 #include "cli/AgentCommands.h"
 #include "cli/AgentProvider.h"
 #include "cli/Options.h"
+#include "cli/StoreOpener.h"
 #include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
 #include "util/Json.h"
@@ -42,7 +43,7 @@ Status writeAtomically(const QString& path, const QByteArray& bytes)
 }
 }  // namespace
 
-int agentExportCommand(TaskStore& store, const QStringList& args, Io io)
+int agentExportCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("task"), QStringLiteral("Every run of this task."), QStringLiteral("ID")});
@@ -53,8 +54,8 @@ int agentExportCommand(TaskStore& store, const QStringList& args, Io io)
     p.addOption({QStringLiteral("label"), QStringLiteral("Provenance label the importing store records."),
                  QStringLiteral("TEXT")});
     p.addPositionalArgument(QStringLiteral("id"), QStringLiteral("Runs to export."), QStringLiteral("[ID...]"));
-    if (!parseArgs(p, QStringLiteral("agent export"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent export"), args, io))
+        return *exit;
     auto which = selection(p);
     if (!which) {
         io.err << "kmosaic agent export: " << which.error().message << "\n";
@@ -65,6 +66,10 @@ int agentExportCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic agent export: give the file to write with -o FILE\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     TrajectoryStore trajectories(store.database());
     (void)trajectories.markDeadRunsInterrupted();
     auto runs = trajectories.bundledRuns(which.value());
@@ -100,13 +105,13 @@ int agentExportCommand(TaskStore& store, const QStringList& args, Io io)
     return Ok;
 }
 
-int agentImportCommand(TaskStore& store, const QStringList& args, Io io)
+int agentImportCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("json"), QStringLiteral("One JSON line per run.")});
     p.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The bundle (kmosaic agent export)."));
-    if (!parseArgs(p, QStringLiteral("agent import"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent import"), args, io))
+        return *exit;
     if (p.positionalArguments().size() != 1) {
         io.err << "kmosaic agent import: give exactly one bundle file\n";
         return Usage;
@@ -122,6 +127,10 @@ int agentImportCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic agent import: " << path << ": " << bundle.error().message << "\n";
         return Failed;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     const bool asJson = p.isSet(QStringLiteral("json"));
     const QDateTime now = QDateTime::currentDateTimeUtc();
     TrajectoryStore trajectories(store.database(), recordedProviderSecrets(bundle->runs));

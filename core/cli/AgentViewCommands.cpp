@@ -2,6 +2,7 @@
 #include "cli/AgentCommands.h"
 #include "cli/AgentText.h"
 #include "cli/Options.h"
+#include "cli/StoreOpener.h"
 #include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
 #include "util/Json.h"
@@ -19,14 +20,18 @@ Result<qint64> runIdArgument(const QCommandLineParser& p)
 }
 }  // namespace
 
-int agentListCommand(TaskStore& store, const QStringList& args, Io io)
+int agentListCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("task"), QStringLiteral("Runs of this task."), QStringLiteral("ID")});
     p.addOption({QStringLiteral("limit"), QStringLiteral("At most N runs."), QStringLiteral("N")});
     p.addOption({QStringLiteral("json"), QStringLiteral("One JSON line per run.")});
-    if (!parseArgs(p, QStringLiteral("agent list"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent list"), args, io))
+        return *exit;
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     TrajectoryStore trajectories(store.database());
     (void)trajectories.markDeadRunsInterrupted();
     auto runs = trajectories.runs(p.value(QStringLiteral("task")), p.value(QStringLiteral("limit")).toInt());
@@ -48,18 +53,22 @@ int agentListCommand(TaskStore& store, const QStringList& args, Io io)
     return Ok;
 }
 
-int agentShowCommand(TaskStore& store, const QStringList& args, Io io)
+int agentShowCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("json"), QStringLiteral("The run and all its steps as one JSON object.")});
     p.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The run."));
-    if (!parseArgs(p, QStringLiteral("agent show"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent show"), args, io))
+        return *exit;
     auto id = runIdArgument(p);
     if (!id) {
         io.err << "kmosaic agent show: " << id.error().message << "\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     TrajectoryStore trajectories(store.database());
     (void)trajectories.markDeadRunsInterrupted();
     auto run = trajectories.run(id.value());
@@ -106,17 +115,21 @@ int agentShowCommand(TaskStore& store, const QStringList& args, Io io)
     return Ok;
 }
 
-int agentCancelCommand(TaskStore& store, const QStringList& args, Io io)
+int agentCancelCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The run."));
-    if (!parseArgs(p, QStringLiteral("agent cancel"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent cancel"), args, io))
+        return *exit;
     auto id = runIdArgument(p);
     if (!id) {
         io.err << "kmosaic agent cancel: " << id.error().message << "\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     TrajectoryStore trajectories(store.database());
     (void)trajectories.markDeadRunsInterrupted();
     if (Status st = trajectories.requestCancel(id.value()); !st) {

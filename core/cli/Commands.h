@@ -1,5 +1,6 @@
 #pragma once
-// The commands behind kmosaic; each gets its own arguments (after the command words) and an open store.
+// The commands behind kmosaic; each gets its own arguments (after the command words) and the store, which it opens
+// once its arguments are read (StoreOpener.h).
 
 #include "cli/Cli.h"
 #include "util/Result.h"
@@ -9,22 +10,24 @@
 namespace km {
 class TaskStore;
 class Executor;
-}
+}  // namespace km
 
 namespace km::cli {
 
-int importCommand(TaskStore& store, const QStringList& args, Io io);
-int exportCommand(TaskStore& store, const QStringList& args, Io io);
-int tasksListCommand(TaskStore& store, const QStringList& args, Io io);
-int tasksShowCommand(TaskStore& store, const QStringList& args, Io io);
-int tasksHistoryCommand(TaskStore& store, const QStringList& args, Io io);
-int reviewCommand(TaskStore& store, const QStringList& args, Io io);
-int verifyCommand(TaskStore& store, const QStringList& args, Io io);
-int verdictsListCommand(TaskStore& store, const QStringList& args, Io io);
-int verdictsShowCommand(TaskStore& store, const QStringList& args, Io io);
-int poolServeCommand(TaskStore& store, const QStringList& args, Io io);
-int poolStatusCommand(TaskStore& store, const QStringList& args, Io io);
-int gpusCommand(TaskStore& store, const QStringList& args, Io io);
+class StoreOpener;
+
+int importCommand(StoreOpener& opener, const QStringList& args, Io io);
+int exportCommand(StoreOpener& opener, const QStringList& args, Io io);
+int tasksListCommand(StoreOpener& opener, const QStringList& args, Io io);
+int tasksShowCommand(StoreOpener& opener, const QStringList& args, Io io);
+int tasksHistoryCommand(StoreOpener& opener, const QStringList& args, Io io);
+int reviewCommand(StoreOpener& opener, const QStringList& args, Io io);
+int verifyCommand(StoreOpener& opener, const QStringList& args, Io io);
+int verdictsListCommand(StoreOpener& opener, const QStringList& args, Io io);
+int verdictsShowCommand(StoreOpener& opener, const QStringList& args, Io io);
+int poolServeCommand(StoreOpener& opener, const QStringList& args, Io io);
+int poolStatusCommand(StoreOpener& opener, const QStringList& args, Io io);
+int gpusCommand(StoreOpener& opener, const QStringList& args, Io io);
 
 // The executor of `verify` and `pool serve` on this machine: one worker per GPU chosen by `gpus` ("all", a list of
 // indices; empty: every visible GPU unless `device` is cpu, and one plain worker where nvidia-smi finds none).

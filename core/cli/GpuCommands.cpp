@@ -26,16 +26,16 @@ Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QStri
         return chosen.error();
     // With --device cpu (and --gpus given) the workers verify on the CPU: one per "GPU" all the same (tests).
     return std::unique_ptr<Executor>(std::make_unique<MultiGpuExecutor>(
-        chosen.value(), harnessLaunch({}), device == QLatin1String("cpu") ? QStringLiteral("cpu") : QStringLiteral("cuda"),
-        workersPerGpu));
+        chosen.value(), harnessLaunch({}),
+        device == QLatin1String("cpu") ? QStringLiteral("cpu") : QStringLiteral("cuda"), workersPerGpu));
 }
 
-int gpusCommand(TaskStore&, const QStringList& args, Io io)
+int gpusCommand(StoreOpener&, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("json"), QStringLiteral("One JSON object per GPU.")});
-    if (!parseArgs(p, QStringLiteral("gpus"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("gpus"), args, io))
+        return *exit;
     QString note;
     const auto gpus = visibleGpus(&note);
     if (!gpus) {

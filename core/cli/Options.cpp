@@ -1,15 +1,24 @@
 #include "cli/Options.h"
 
+#include "cli/Usage.h"
+
 namespace km::cli {
 
-bool parseArgs(QCommandLineParser& parser, const QString& command, const QStringList& args, Io io)
+std::optional<int> parseOrExit(QCommandLineParser& parser, const QString& command, const QStringList& args, Io io)
 {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    if (!parser.parse(QStringList{QStringLiteral("kmosaic")} + args)) {
-        io.err << "kmosaic " << command << ": " << parser.errorText() << "\n";
-        return false;
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(help);
+    const bool parsed = parser.parse(QStringList{QStringLiteral("kmosaic")} + args);
+    if (parser.isSet(help)) {  // also beside a bad option: the help says what is right
+        io.out << commandUsage(command, &parser);
+        return Ok;
     }
-    return true;
+    if (!parsed) {
+        io.err << "kmosaic " << command << ": " << parser.errorText() << "\n";
+        return Usage;
+    }
+    return std::nullopt;
 }
 
 void addFilterOptions(QCommandLineParser& p)
@@ -108,7 +117,8 @@ Result<int> workersPerGpuOption(const QCommandLineParser& parser, int fallback)
     bool ok = false;
     const int n = parser.value(name).toInt(&ok);
     if (!ok || n < 1 || n > 16)
-        return makeError(ErrorCode::InvalidInput, QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16"));
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16"));
     return n;
 }
 

@@ -6,11 +6,13 @@
 #include "util/Result.h"
 
 #include <QCommandLineParser>
+#include <optional>
 
 namespace km::cli {
 
-// Parses a command's arguments; on failure writes the reason to io.err and returns false.
-bool parseArgs(QCommandLineParser& parser, const QString& command, const QStringList& args, Io io);
+// Parses a command's arguments (adding -h, --help). Returns the exit code when the command ends here: Ok once the
+// command's usage is on io.out (--help), Usage once the reason is on io.err; nullopt to go on.
+std::optional<int> parseOrExit(QCommandLineParser& parser, const QString& command, const QStringList& args, Io io);
 
 // --workers-per-gpu N (verify, pool serve): 1 to 16, `fallback` when not given.
 Result<int> workersPerGpuOption(const QCommandLineParser& parser, int fallback);

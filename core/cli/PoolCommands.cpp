@@ -28,7 +28,7 @@ void addSocketOption(QCommandLineParser& p)
 
 }  // namespace
 
-int poolServeCommand(TaskStore&, const QStringList& args, Io io)
+int poolServeCommand(StoreOpener&, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     addSocketOption(p);
@@ -42,11 +42,13 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
     p.addOption({QStringLiteral("device"), QStringLiteral("auto, cpu or cuda: which workers to keep (default auto)."),
                  QStringLiteral("D"), QStringLiteral("auto")});
     p.addOption({QStringLiteral("workers-per-gpu"),
-                 QStringLiteral("Workers sharing each GPU (default 1); their timed runs take turns."), QStringLiteral("N")});
-    if (!parseArgs(p, QStringLiteral("pool serve"), args, io))
-        return Usage;
+                 QStringLiteral("Workers sharing each GPU (default 1); their timed runs take turns."),
+                 QStringLiteral("N")});
+    if (const auto exit = parseOrExit(p, QStringLiteral("pool serve"), args, io))
+        return *exit;
     bool ok = true;
-    const double idleMin = p.isSet(QStringLiteral("idle-exit")) ? p.value(QStringLiteral("idle-exit")).toDouble(&ok) : 0;
+    const double idleMin =
+        p.isSet(QStringLiteral("idle-exit")) ? p.value(QStringLiteral("idle-exit")).toDouble(&ok) : 0;
     if (!ok || idleMin < 0) {
         io.err << "kmosaic pool serve: --idle-exit needs a number of minutes >= 0\n";
         return Usage;
@@ -62,7 +64,8 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
         return Usage;
     }
     const QString path = socketOption(p);
-    auto local = localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err, perGpu.value());
+    auto local =
+        localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err, perGpu.value());
     if (!local) {
         io.err << "kmosaic pool serve: " << local.error().message << "\n";
         return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;
@@ -82,7 +85,8 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
         multi->warmUp();
     else if (auto* one = qobject_cast<LocalExecutor*>(&executor))
         one->warmUp();
-    io.out << "kmosaic pool: " << executor.name() << ", listening on " << path << " (pid " << QCoreApplication::applicationPid() << ")\n"
+    io.out << "kmosaic pool: " << executor.name() << ", listening on " << path << " (pid "
+           << QCoreApplication::applicationPid() << ")\n"
            << Qt::flush;
     QEventLoop loop;
     QTimer idle;
@@ -100,13 +104,13 @@ int poolServeCommand(TaskStore&, const QStringList& args, Io io)
     return Ok;
 }
 
-int poolStatusCommand(TaskStore&, const QStringList& args, Io io)
+int poolStatusCommand(StoreOpener&, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     addSocketOption(p);
     p.addOption({QStringLiteral("stop"), QStringLiteral("Ask the pool to exit.")});
-    if (!parseArgs(p, QStringLiteral("pool status"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("pool status"), args, io))
+        return *exit;
     PoolExecutor client;
     const Status connected = client.connectTo(socketOption(p));
     if (!connected) {

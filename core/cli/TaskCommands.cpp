@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "cli/StoreOpener.h"
 #include "curate/JsonlFormat.h"
 #include "model/TaskVariant.h"
 #include "store/TaskStore.h"
@@ -33,13 +34,13 @@ QVariantMap summaryVariant(const TaskSummary& s)
 }
 }  // namespace
 
-int tasksListCommand(TaskStore& store, const QStringList& args, Io io)
+int tasksListCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     addFilterOptions(p);
     p.addOption({QStringLiteral("json"), QStringLiteral("JSON output.")});
-    if (!parseArgs(p, QStringLiteral("tasks list"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("tasks list"), args, io))
+        return *exit;
     if (!p.positionalArguments().isEmpty()) {
         io.err << "kmosaic tasks list: unexpected argument '" << p.positionalArguments().first() << "'\n";
         return Usage;
@@ -49,6 +50,10 @@ int tasksListCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic tasks list: " << filter.error().message << "\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     auto rows = store.summaries(filter.value());
     if (!rows) {
         io.err << "kmosaic tasks list: " << rows.error().message << "\n";
@@ -72,16 +77,20 @@ int tasksListCommand(TaskStore& store, const QStringList& args, Io io)
     return Ok;
 }
 
-int tasksShowCommand(TaskStore& store, const QStringList& args, Io io)
+int tasksShowCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("json"), QStringLiteral("JSON output (the JSONL task object).")});
-    if (!parseArgs(p, QStringLiteral("tasks show"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("tasks show"), args, io))
+        return *exit;
     if (p.positionalArguments().size() != 1) {
         io.err << "kmosaic tasks show: give exactly one task id\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     const QString id = p.positionalArguments().first();
     auto t = store.task(id);
     if (!t) {
@@ -122,16 +131,20 @@ int tasksShowCommand(TaskStore& store, const QStringList& args, Io io)
     return Ok;
 }
 
-int tasksHistoryCommand(TaskStore& store, const QStringList& args, Io io)
+int tasksHistoryCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("json"), QStringLiteral("JSON output.")});
-    if (!parseArgs(p, QStringLiteral("tasks history"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("tasks history"), args, io))
+        return *exit;
     if (p.positionalArguments().size() != 1) {
         io.err << "kmosaic tasks history: give exactly one task id\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     const QString id = p.positionalArguments().first();
     auto entries = store.audit(QStringLiteral("task"), id);
     if (!entries) {
@@ -162,15 +175,15 @@ int tasksHistoryCommand(TaskStore& store, const QStringList& args, Io io)
     return Ok;
 }
 
-int reviewCommand(TaskStore& store, const QStringList& args, Io io)
+int reviewCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("status"), QStringLiteral("New status."), QStringLiteral("S")});
     p.addOption({QStringLiteral("reason"), QStringLiteral("Reason code or text."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("comment"), QStringLiteral("Free comment."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("reviewer"), QStringLiteral("Reviewer name."), QStringLiteral("NAME")});
-    if (!parseArgs(p, QStringLiteral("review"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("review"), args, io))
+        return *exit;
     if (p.positionalArguments().size() != 1) {
         io.err << "kmosaic review: give exactly one task id\n";
         return Usage;
@@ -180,6 +193,10 @@ int reviewCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic review: --status must be one of draft, in_review, accepted, rejected, needs_changes\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     const QString reviewer = p.isSet(QStringLiteral("reviewer")) ? p.value(QStringLiteral("reviewer")) : defaultActor();
     auto r = store.review(p.positionalArguments().first(), *status, reviewer, p.value(QStringLiteral("reason")),
                           p.value(QStringLiteral("comment")));

@@ -1,18 +1,38 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "cli/StoreOpener.h"
 #include "curate/Importer.h"
 #include "store/TaskStore.h"
 
 namespace km::cli {
 
-int importCommand(TaskStore& store, const QStringList& args, Io io)
+int importCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("format"), QStringLiteral("auto, folder, kernelbench or jsonl."), QStringLiteral("F"),
                  QStringLiteral("auto")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("Only errors and the summary.")});
-    if (!parseArgs(p, QStringLiteral("import"), args, io))
-        return Usage;
+    p.addOption({QStringLiteral("max-file-kb"),
+                 QStringLiteral("Largest task.toml, description.md, reference.py, spec.md or KernelBench file read "
+                                "(default 1024)."),
+                 QStringLiteral("KB")});
+    p.addOption({QStringLiteral("max-line-kb"), QStringLiteral("Largest line of a JSONL file read (default 4096)."),
+                 QStringLiteral("KB")});
+    if (const auto exit = parseOrExit(p, QStringLiteral("import"), args, io))
+        return *exit;
+    ImportOptions options;
+    for (auto [name, target] :
+         {std::pair{"max-file-kb", &options.maxFileBytes}, std::pair{"max-line-kb", &options.maxLineBytes}}) {
+        if (!p.isSet(QLatin1String(name)))
+            continue;
+        bool ok = false;
+        const qint64 kb = p.value(QLatin1String(name)).toLongLong(&ok);
+        if (!ok || kb < 1 || kb > 1024 * 1024) {
+            io.err << "kmosaic import: --" << name << " needs a whole number of KiB from 1 to 1048576\n";
+            return Usage;
+        }
+        *target = kb * ImportOptions::kKiB;
+    }
     if (p.positionalArguments().size() != 1) {
         io.err << "kmosaic import: give exactly one path to import\n";
         return Usage;
@@ -22,8 +42,12 @@ int importCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic import: --format must be auto, folder, kernelbench or jsonl\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     const QString path = p.positionalArguments().first();
-    auto report = importTasks(store, path, *format, defaultActor());
+    auto report = importTasks(store, path, *format, defaultActor(), {}, options);
     if (!report) {
         io.err << "kmosaic import: " << report.error().message << "\n";
         return Failed;
@@ -40,13 +64,13 @@ int importCommand(TaskStore& store, const QStringList& args, Io io)
     return errors > 0 ? Failed : Ok;
 }
 
-int exportCommand(TaskStore& store, const QStringList& args, Io io)
+int exportCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     addFilterOptions(p);
     p.addOption({QStringLiteral("format"), QStringLiteral("folder or jsonl."), QStringLiteral("F")});
-    if (!parseArgs(p, QStringLiteral("export"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("export"), args, io))
+        return *exit;
     if (p.positionalArguments().size() != 1) {
         io.err << "kmosaic export: give exactly one output path\n";
         return Usage;
@@ -65,6 +89,10 @@ int exportCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic export: " << filter.error().message << "\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     auto n = exportTasks(store, filter.value(), *format, out);
     if (!n) {
         io.err << "kmosaic export: " << n.error().message << "\n";

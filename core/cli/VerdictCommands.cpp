@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "cli/StoreOpener.h"
 #include "cli/VerdictText.h"
 #include "store/TaskStore.h"
 #include "store/VerdictStore.h"
@@ -53,7 +54,7 @@ QVariantMap summaryVariant(const VerdictSummary& s)
 
 }  // namespace
 
-int verdictsListCommand(TaskStore& store, const QStringList& args, Io io)
+int verdictsListCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("task"), QStringLiteral("Verdicts of this task."), QStringLiteral("ID")});
@@ -61,8 +62,8 @@ int verdictsListCommand(TaskStore& store, const QStringList& args, Io io)
     p.addOption({QStringLiteral("solution"), QStringLiteral("Verdicts of this solution."), QStringLiteral("N")});
     p.addOption({QStringLiteral("limit"), QStringLiteral("At most N verdicts."), QStringLiteral("N")});
     p.addOption({QStringLiteral("json"), QStringLiteral("JSON output.")});
-    if (!parseArgs(p, QStringLiteral("verdicts list"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("verdicts list"), args, io))
+        return *exit;
     if (!p.positionalArguments().isEmpty()) {
         io.err << "kmosaic verdicts list: unexpected argument '" << p.positionalArguments().first() << "'\n";
         return Usage;
@@ -88,6 +89,10 @@ int verdictsListCommand(TaskStore& store, const QStringList& args, Io io)
         else
             f.limit = int(std::min<qint64>(n.value(), std::numeric_limits<int>::max()));
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     VerdictStore verdicts(store.database());
     auto rows = verdicts.verdicts(f);
     if (!rows) {
@@ -112,12 +117,12 @@ int verdictsListCommand(TaskStore& store, const QStringList& args, Io io)
     return Ok;
 }
 
-int verdictsShowCommand(TaskStore& store, const QStringList& args, Io io)
+int verdictsShowCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("json"), QStringLiteral("JSON output (the verdict object).")});
-    if (!parseArgs(p, QStringLiteral("verdicts show"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("verdicts show"), args, io))
+        return *exit;
     if (p.positionalArguments().size() != 1) {
         io.err << "kmosaic verdicts show: give exactly one verdict id\n";
         return Usage;
@@ -127,6 +132,10 @@ int verdictsShowCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic verdicts show: " << id.error().message << "\n";
         return Usage;
     }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     VerdictStore verdicts(store.database());
     auto v = verdicts.verdict(id.value());
     if (!v) {

@@ -2,6 +2,7 @@
 #include "cli/BatchProgress.h"
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "cli/StoreOpener.h"
 #include "cli/VerdictText.h"
 #include "curate/TaskFolder.h"
 #include "store/TaskStore.h"
@@ -171,7 +172,7 @@ Result<Item> singleItem(TaskStore& store, const QCommandLineParser& p, const Ver
 
 }  // namespace
 
-int verifyCommand(TaskStore& store, const QStringList& args, Io io)
+int verifyCommand(StoreOpener& opener, const QStringList& args, Io io)
 {
     QCommandLineParser p;
     p.addOption({QStringLiteral("task"), QStringLiteral("The stored task to verify against."), QStringLiteral("ID")});
@@ -232,8 +233,8 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
                         "GPU work."),
          QStringLiteral("N")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress on stderr.")});
-    if (!parseArgs(p, QStringLiteral("verify"), args, io))
-        return Usage;
+    if (const auto exit = parseOrExit(p, QStringLiteral("verify"), args, io))
+        return *exit;
     const bool batch = p.isSet(QStringLiteral("batch"));
     const int sources = int(p.isSet(QStringLiteral("task"))) + int(p.isSet(QStringLiteral("reference")));
     if (batch ? (p.isSet(QStringLiteral("reference")) || p.isSet(QStringLiteral("solution")))
@@ -247,6 +248,30 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic verify: " << options.error().message << "\n";
         return Usage;
     }
+    // Every usage check before the store opens: bad usage never creates a store.
+    const QString poolPath =
+        p.isSet(QStringLiteral("pool")) ? p.value(QStringLiteral("pool")) : qEnvironmentVariable("KMOSAIC_POOL");
+    if (!poolPath.isEmpty() && (p.isSet(QStringLiteral("gpus")) || p.isSet(QStringLiteral("workers-per-gpu")))) {
+        io.err << "kmosaic verify: --gpus and --workers-per-gpu choose this command's own workers; a pool has its own "
+                  "(pool serve --gpus, --workers-per-gpu)\n";
+        return Usage;
+    }
+    // Two per GPU for a batch on GPUs; with --device cpu the "GPUs" share the machine's cores: one each.
+    const int defaultPerGpu = batch && options->device != QLatin1String("cpu") ? 2 : 1;
+    const auto perGpu = workersPerGpuOption(p, defaultPerGpu);
+    if (!perGpu) {
+        io.err << "kmosaic verify: " << perGpu.error().message << "\n";
+        return Usage;
+    }
+    auto jobs = intOption(p, QStringLiteral("build-jobs"), 0, std::max(0, QThread::idealThreadCount() - 2));
+    if (!jobs) {
+        io.err << "kmosaic verify: " << jobs.error().message << "\n";
+        return Usage;
+    }
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
     Result<QList<Item>> items = makeError(ErrorCode::Internal, {});
     if (batch) {
         items = batchItems(store, p.value(QStringLiteral("batch")), p.value(QStringLiteral("task")), options.value());
@@ -264,13 +289,6 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     }
 
     std::unique_ptr<Executor> executor;
-    const QString poolPath =
-        p.isSet(QStringLiteral("pool")) ? p.value(QStringLiteral("pool")) : qEnvironmentVariable("KMOSAIC_POOL");
-    if (!poolPath.isEmpty() && (p.isSet(QStringLiteral("gpus")) || p.isSet(QStringLiteral("workers-per-gpu")))) {
-        io.err << "kmosaic verify: --gpus and --workers-per-gpu choose this command's own workers; a pool has its own "
-                  "(pool serve --gpus, --workers-per-gpu)\n";
-        return Usage;
-    }
     if (!poolPath.isEmpty()) {
         auto client = std::make_unique<PoolExecutor>();
         const Status connected =
@@ -281,13 +299,6 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
         }
         executor = std::move(client);
     } else {
-        // Two per GPU for a batch on GPUs; with --device cpu the "GPUs" share the machine's cores: one each.
-        const int defaultPerGpu = batch && options->device != QLatin1String("cpu") ? 2 : 1;
-        const auto perGpu = workersPerGpuOption(p, defaultPerGpu);
-        if (!perGpu) {
-            io.err << "kmosaic verify: " << perGpu.error().message << "\n";
-            return Usage;
-        }
         auto local = localExecutor(p.value(QStringLiteral("gpus")), options->device, &io.err, perGpu.value());
         if (!local) {
             io.err << "kmosaic verify: " << local.error().message << "\n";
@@ -304,11 +315,6 @@ int verifyCommand(TaskStore& store, const QStringList& args, Io io)
     VerdictStore verdicts(store.database());
     int code = Ok;
     const int total = int(items->size());
-    auto jobs = intOption(p, QStringLiteral("build-jobs"), 0, std::max(0, QThread::idealThreadCount() - 2));
-    if (!jobs) {
-        io.err << "kmosaic verify: " << jobs.error().message << "\n";
-        return Usage;
-    }
     Prebuilder prebuild;
     if (batch && jobs.value() > 0) {
         QList<QPair<QString, QString>> solutions;
