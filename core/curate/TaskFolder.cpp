@@ -82,17 +82,20 @@ std::optional<Task> readTaskFolder(const QString& dirPath, QList<ImportIssue>* i
                              QStringLiteral("id '%1' differs from the folder name '%2'").arg(task.id, folderName)));
         ok = false;
     }
+    bool filesRead = true;
     for (const TextFile& tf : kTextFiles) {
         const QString p = dir.filePath(QLatin1String(tf.name));
         auto content = readOptionalTextFile(p, options.maxFileBytes);
         if (!content) {
             issues->append(issue(p, 0, content.error().message));
-            ok = false;
+            filesRead = false;
             continue;
         }
         if (content.value())
             task.*(tf.member) = *content.value();
     }
+    if (!filesRead)  // validating without the unread text would only add "the task has none"-style noise
+        return std::nullopt;
     const auto lineOf = [&](const QString& field) {
         return field.contains(QLatin1Char('.')) && field.endsWith(QLatin1String(".py")) ? 0 : doc->lineOf(field);
     };
