@@ -134,7 +134,7 @@ int run(const QStringList& args, Io io)
         io.err << "kmosaic: no command given; see kmosaic --help\n";
         return Usage;
     }
-    const QString command = args[i];
+    const QString& command = args[i];
     QStringList rest = args.mid(i + 1);
     using Fn = int (*)(TaskStore&, const QStringList&, Io);
     Fn fn = nullptr;
