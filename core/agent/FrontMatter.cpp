@@ -100,7 +100,7 @@ Result<FrontMatter> parseFrontMatter(const QString& text, const QString& file)
     fm.file = file;
     for (int i = 1; i < lines.size(); ++i) {
         const int lineNo = i + 1;
-        const QString raw = lines.at(i);
+        const QString& raw = lines.at(i);
         const QString trimmed = raw.trimmed();
         if (trimmed == QLatin1String("---")) {
             fm.bodyLine = lineNo + 1;

@@ -192,7 +192,7 @@ Result<PromptTemplate> PromptTemplate::parse(const QString& text, const QString&
         if (!parsed->firstUse.contains(n))
             return fm->errorAt(t.m_required.contains(n) ? QStringLiteral("required") : QStringLiteral("optional"),
                                QStringLiteral("placeholder \"%1\" is declared but the body never uses it").arg(n));
-    t.m_body = std::make_shared<const std::vector<Node>>(std::move(parsed->nodes));
+    t.m_body = std::make_shared<const std::vector<Node>>(std::move(parsed.value().nodes));
     return t;
 }
 

@@ -81,10 +81,10 @@ private:
         const int m = bHi - bLo;
         const int maxD = (n + m + 1) / 2;
         const int off = maxD;
-        std::vector<int> vf(size_t(2 * maxD + 2), -1);
-        std::vector<int> vb(size_t(2 * maxD + 2), -1);
-        vf[size_t(off + 1)] = 0;
-        vb[size_t(off + 1)] = 0;
+        std::vector<int> vf(2 * size_t(maxD) + 2, -1);
+        std::vector<int> vb(2 * size_t(maxD) + 2, -1);
+        vf[size_t(off) + 1] = 0;
+        vb[size_t(off) + 1] = 0;
         const int delta = n - m;
         const bool front = (delta % 2) != 0;
         const auto at = [](std::vector<int>& v, int i) -> int& {
@@ -96,7 +96,7 @@ private:
                 const int ko = off + k;
                 int x = (k == -d || (k != d && at(vf, ko - 1) < at(vf, ko + 1))) ? at(vf, ko + 1) : at(vf, ko - 1) + 1;
                 int y = x - k;
-                while (x < n && y < m && m_a[size_t(aLo + x)] == m_b[size_t(bLo + y)])
+                while (x < n && y < m && m_a[size_t(aLo) + size_t(x)] == m_b[size_t(bLo) + size_t(y)])
                     ++x, ++y;
                 at(vf, ko) = x;
                 if (x > n) {

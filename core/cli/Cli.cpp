@@ -64,7 +64,7 @@ int run(const QStringList& args, Io io)
         io.err << "kmosaic: no command given; see kmosaic --help\n";
         return Usage;
     }
-    const QString command = args[i];
+    const QString& command = args[i];
     QStringList rest = args.mid(i + 1);
     // `kmosaic tasks --help`, `kmosaic agent key -h`: the usage of the group (a command's own --help is its parser's).
     const auto isHelp = [](const QString& a) {

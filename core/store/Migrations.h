@@ -7,8 +7,8 @@
 namespace km::store {
 
 struct Migration {
-    int version;
-    const char* summary;
+    int version = 0;
+    const char* summary = nullptr;
     QStringList statements;
 };
 

@@ -102,7 +102,7 @@ void HarnessWorker::readLines()
         const QVariantMap msg = parsed->toMap();
         const qint64 id = msg.value(QStringLiteral("id")).toLongLong();
         if (msg.contains(QStringLiteral("event"))) {
-            Q_EMIT event(id, msg);
+            Q_EMIT workerEvent(id, msg);
         } else if (id == m_helloId && !m_ready) {
             m_ready = msg.value(QStringLiteral("ok")).toBool();
             m_hello = msg;

@@ -32,7 +32,7 @@ public:
 Q_SIGNALS:
     void ready(const QVariantMap& hello);
     void reply(qint64 id, const QVariantMap& reply);
-    void event(qint64 id, const QVariantMap& event);
+    void workerEvent(qint64 id, const QVariantMap& event);  // not event(): that hides QObject::event(QEvent*)
     void died(const QString& why);
 
 private:

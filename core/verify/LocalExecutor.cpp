@@ -62,7 +62,7 @@ void LocalExecutor::ensureWorker()
         }
     });
     connect(m_worker.get(), &HarnessWorker::reply, this, &LocalExecutor::onReply);
-    connect(m_worker.get(), &HarnessWorker::event, this, [this](qint64 id, const QVariantMap& ev) {
+    connect(m_worker.get(), &HarnessWorker::workerEvent, this, [this](qint64 id, const QVariantMap& ev) {
         if (m_current && id == m_currentId) {
             m_current->started = true;
             Q_EMIT phase(m_current->ticket, ev.value(QStringLiteral("phase")).toString());

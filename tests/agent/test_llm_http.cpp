@@ -5,7 +5,6 @@
 #include "agent/LlmClient.h"
 
 #include <QDeadlineTimer>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
@@ -161,14 +160,15 @@ private Q_SLOTS:
         QCOMPARE(r->content, QString("plain"));
     }
 
+    // Retry-After is honoured: the client announces a wait of the server's 1000 ms (its own backoff here is 10-200 ms)
+    // and sends the second attempt after it. How long the wait really lasts is measured by bench/llm_http_bench.
     void rateLimitedThenSuccess()
     {
         FakeServer server({QJsonObject{{"kind", "status"}, {"code", 429}, {"retry_after", "1"}, {"body", "slow down"}},
                            reply({"ok"})});
         START(server);
         QList<int> retries;
-        QElapsedTimer timer;
-        timer.start();
+        const qsizetype logged = loggedText().size();
         const Result<ChatReply> r =
             LlmClient(configFor(server)).complete(request(), {}, nullptr, [&](int next, const Error& e) {
                 retries << next;
@@ -177,8 +177,36 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), qPrintable(why(r)));
         QCOMPARE(r->attempts, 2);
         QCOMPARE(retries, QList<int>{2});
-        QVERIFY2(timer.elapsed() >= 900, "Retry-After: 1 is honoured (the backoff alone is 10-20 ms)");
+        const QString log = loggedText().mid(logged);
+        QVERIFY2(log.contains("; attempt 2 of 3 in 1000 ms"), qPrintable(log));
         QCOMPARE(server.requests().size(), 2);
+    }
+
+    // While a long Retry-After (120 s) is owed, no second request goes out: a cancel during the wait, well after the
+    // longest backoff (200 ms) would have sent it, ends the call with the server having seen one request.
+    void cancelDuringRetryAfter()
+    {
+        FakeServer server(
+            {QJsonObject{{"kind", "status"}, {"code", 503}, {"retry_after", "120"}}, reply({"too early"})});
+        START(server);
+        std::atomic<bool> cancel{false};
+        std::atomic<bool> retryAnnounced{false};
+        std::thread canceller([&] {
+            const QDeadlineTimer deadline(kStartMs);
+            while (!retryAnnounced.load() && !deadline.hasExpired())
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            cancel = true;
+        });
+        const Result<ChatReply> r =
+            LlmClient(configFor(server)).complete(request(), {}, &cancel, [&](int, const Error&) {
+                retryAnnounced = true;
+            });
+        canceller.join();
+        QVERIFY(retryAnnounced.load());
+        QVERIFY2(!r.ok(), "the retry went out before Retry-After: 120 had passed");
+        QCOMPARE(r.error().code, ErrorCode::Cancelled);
+        QCOMPARE(server.requests().size(), 1);
     }
 
     void serverErrorThenSuccess()
@@ -298,24 +326,21 @@ private Q_SLOTS:
         START(server);
         std::atomic<bool> cancel{false};
         std::atomic<int> received{0};
-        QElapsedTimer sinceCancel;
         std::thread canceller([&] {
             const QDeadlineTimer deadline(kStartMs);
             while (received.load() < 1 && !deadline.hasExpired())
                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
             std::this_thread::sleep_for(std::chrono::milliseconds(150));
-            sinceCancel.start();
             cancel = true;
         });
         const Result<ChatReply> r = LlmClient(configFor(server))
                                         .complete(
                                             request(), [&](const QString&) { ++received; }, &cancel);
-        const qint64 ms = sinceCancel.isValid() ? sinceCancel.elapsed() : -1;
         canceller.join();
         QVERIFY2(!r.ok(), "a 10 s stream or a 30 s silence cannot finish before the cancel");
         QCOMPARE(r.error().code, ErrorCode::Cancelled);
         QVERIFY(received.load() >= 1);
-        QVERIFY2(ms >= 0 && ms < 3000, qPrintable(QString("returned %1 ms after the cancel").arg(ms)));
+        QVERIFY2(received.load() < 200, "the cancel stopped the stream before its end");
         QCOMPARE(server.requests().size(), 1);
     }
 
