@@ -17,7 +17,8 @@ Result<QString> readSolution(const QString& path, const QString& where)
 {
     const QFileInfo info(path);
     if (!info.isFile())
-        return makeError(ErrorCode::NotFound, QStringLiteral("%1: %2 does not exist or is not a file").arg(where, path));
+        return makeError(ErrorCode::NotFound,
+                         QStringLiteral("%1: %2 does not exist or is not a file").arg(where, path));
     if (info.size() > kMaxFile)
         return makeError(ErrorCode::InvalidInput, QStringLiteral("%1: %2 is larger than 16 MiB").arg(where, path));
     auto text = readUtf8File(path);
@@ -36,7 +37,8 @@ Result<BatchEntry> entryFrom(const QVariantMap& m, const QDir& base, const QStri
     if (e.taskId.isEmpty())
         return makeError(ErrorCode::InvalidInput, where + QStringLiteral(": no \"task\" (or give --task)"));
     if (file.isEmpty() == code.isNull())
-        return makeError(ErrorCode::InvalidInput, where + QStringLiteral(": needs exactly one of \"file\" and \"code\""));
+        return makeError(ErrorCode::InvalidInput,
+                         where + QStringLiteral(": needs exactly one of \"file\" and \"code\""));
     if (!code.isNull()) {
         if (code.typeId() != QMetaType::QString || code.toString().trimmed().isEmpty())
             return makeError(ErrorCode::InvalidInput, where + QStringLiteral(": \"code\" must be a non-empty string"));
@@ -69,7 +71,8 @@ Result<QList<BatchEntry>> fromJsonArray(const QString& path, const QByteArray& b
     for (const QVariant& v : parsed->toList()) {
         ++index;
         if (v.typeId() != QMetaType::QVariantMap)
-            return makeError(ErrorCode::InvalidInput, QStringLiteral("%1: entry %2 is not an object").arg(path).arg(index));
+            return makeError(ErrorCode::InvalidInput,
+                             QStringLiteral("%1: entry %2 is not an object").arg(path).arg(index));
         auto e = entryFrom(v.toMap(), base, QStringLiteral("%1: entry %2").arg(path).arg(index), defaultTask);
         if (!e)
             return e.error();
@@ -118,9 +121,9 @@ Result<QList<BatchEntry>> fromFolder(const QString& path, const QString& default
         const bool nested = QDir(path).absolutePath() != info.absolutePath();
         e.taskId = !defaultTask.isEmpty() ? defaultTask : nested ? info.absoluteDir().dirName() : QString();
         if (e.taskId.isEmpty())
-            return makeError(ErrorCode::InvalidInput,
-                             QStringLiteral("%1: no task: put it in a folder named after its task, or give --task")
-                                 .arg(f));
+            return makeError(
+                ErrorCode::InvalidInput,
+                QStringLiteral("%1: no task: put it in a folder named after its task, or give --task").arg(f));
         auto text = readSolution(e.path, f);
         if (!text)
             return text.error();
@@ -147,8 +150,8 @@ Result<QList<BatchEntry>> readBatch(const QString& path, const QString& defaultT
         if (!f.open(QIODevice::ReadOnly))
             return makeError(ErrorCode::Io, QStringLiteral("batch file %1: %2").arg(path, f.errorString()));
         const QByteArray bytes = f.readAll();
-        const bool lines = info.suffix().compare(QLatin1String("jsonl"), Qt::CaseInsensitive) == 0 ||
-                           !bytes.trimmed().startsWith('[');
+        const bool lines =
+            info.suffix().compare(QLatin1String("jsonl"), Qt::CaseInsensitive) == 0 || !bytes.trimmed().startsWith('[');
         entries = lines ? fromJsonLines(path, bytes, defaultTask) : fromJsonArray(path, bytes, defaultTask);
     }
     if (entries && entries->isEmpty())

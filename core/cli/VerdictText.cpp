@@ -33,14 +33,15 @@ QString gpuLine(const QVariantMap& gpu)
 {
     if (gpu.isEmpty())
         return {};
-    QString line = QStringLiteral("  gpu: GPU %1 (%2, %3, %4)")
-                       .arg(gpu.value(QStringLiteral("index")).toString(), gpu.value(QStringLiteral("name")).toString(),
-                            gpu.value(QStringLiteral("uuid")).toString(), gpu.value(QStringLiteral("pci_bus_id")).toString());
+    QString line =
+        QStringLiteral("  gpu: GPU %1 (%2, %3, %4)")
+            .arg(gpu.value(QStringLiteral("index")).toString(), gpu.value(QStringLiteral("name")).toString(),
+                 gpu.value(QStringLiteral("uuid")).toString(), gpu.value(QStringLiteral("pci_bus_id")).toString());
     const QVariantMap health = gpu.value(QStringLiteral("health_check")).toMap();
     if (!health.isEmpty())
         line += QStringLiteral("; health check %1: %2")
                     .arg(health.value(QStringLiteral("healthy")).toBool() ? QStringLiteral("passed")
-                                                                         : QStringLiteral("FAILED"),
+                                                                          : QStringLiteral("FAILED"),
                          health.value(QStringLiteral("message")).toString());
     if (gpu.value(QStringLiteral("retried")).toBool())
         line += QStringLiteral("; retried here after another GPU failed");
@@ -60,8 +61,9 @@ void printTrials(const QVariantMap& evidence, QTextStream& out)
         if (m.contains(QStringLiteral("max_abs")))
             out << "max abs error " << number(m.value(QStringLiteral("max_abs")).toDouble(), 3) << ", max rel error "
                 << number(m.value(QStringLiteral("max_rel")).toDouble(), 3) << ", ";
-        out << (m.value(QStringLiteral("ok")).toBool() ? QStringLiteral("ok")
-                                                        : QStringLiteral("FAILED ") + m.value(QStringLiteral("message")).toString())
+        out << (m.value(QStringLiteral("ok")).toBool()
+                    ? QStringLiteral("ok")
+                    : QStringLiteral("FAILED ") + m.value(QStringLiteral("message")).toString())
             << "\n";
     }
     for (const QVariant& s : evidence.value(QStringLiteral("configs_skipped")).toList())
@@ -138,8 +140,8 @@ void printVerdict(const Verdict& v, const QString& taskId, QTextStream& out)
         << "  created: " << isoUtc(v.createdAt) << "\n"
         << "  harness: " << v.harnessVersion << ", executor: " << v.executor << "\n"
         << "  isolation: " << v.isolation << "\n"
-        << gpuLine(v.evidence.value(QStringLiteral("gpu")).toMap())
-        << "  environment: " << oneLine(v.environment) << "\n";
+        << gpuLine(v.evidence.value(QStringLiteral("gpu")).toMap()) << "  environment: " << oneLine(v.environment)
+        << "\n";
     if (!v.summary.isEmpty())
         out << "  summary: " << v.summary << "\n";
     if (!v.findings.isEmpty())

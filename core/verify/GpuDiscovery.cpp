@@ -35,8 +35,8 @@ Result<QList<GpuDevice>> parseGpuQuery(const QString& output)
         if (line.isEmpty())
             continue;
         const auto bad = [&](const QString& why) {
-            return makeError(ErrorCode::InvalidInput, QStringLiteral("nvidia-smi output, line %1: %2").arg(n + 1).arg(why),
-                             line);
+            return makeError(ErrorCode::InvalidInput,
+                             QStringLiteral("nvidia-smi output, line %1: %2").arg(n + 1).arg(why), line);
         };
         QStringList f = line.split(QLatin1Char(','));
         if (f.size() != 6)
@@ -137,7 +137,8 @@ Result<QList<GpuDevice>> selectGpus(const QList<GpuDevice>& visible, const QStri
     for (const QString& part : spec.split(QLatin1Char(','))) {
         bool ok = false;
         const int index = part.trimmed().toInt(&ok);
-        const auto it = std::find_if(visible.cbegin(), visible.cend(), [&](const GpuDevice& g) { return g.index == index; });
+        const auto it =
+            std::find_if(visible.cbegin(), visible.cend(), [&](const GpuDevice& g) { return g.index == index; });
         QStringList known;
         for (const GpuDevice& g : visible)
             known << QString::number(g.index);
@@ -163,11 +164,13 @@ Result<QList<GpuDevice>> queryGpus(int timeoutMs)
     QProcess p;
     p.start(program, gpuQueryArguments());
     if (!p.waitForStarted(timeoutMs))
-        return makeError(ErrorCode::NotFound, QStringLiteral("%1 could not be started: %2").arg(program, p.errorString()));
+        return makeError(ErrorCode::NotFound,
+                         QStringLiteral("%1 could not be started: %2").arg(program, p.errorString()));
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished(2000);
-        return makeError(ErrorCode::Io, QStringLiteral("%1 did not answer within %2 s").arg(program).arg(timeoutMs / 1000));
+        return makeError(ErrorCode::Io,
+                         QStringLiteral("%1 did not answer within %2 s").arg(program).arg(timeoutMs / 1000));
     }
     const QString err = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
     const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());

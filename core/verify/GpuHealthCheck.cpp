@@ -3,7 +3,9 @@
 namespace km {
 
 GpuHealthCheck::GpuHealthCheck(const HarnessLaunch& launch, QString device, int timeoutMs, QObject* parent)
-    : QObject(parent), m_worker(launch), m_device(std::move(device))
+    : QObject(parent)
+    , m_worker(launch)
+    , m_device(std::move(device))
 {
     m_timer.setSingleShot(true);
     m_timer.setInterval(timeoutMs);

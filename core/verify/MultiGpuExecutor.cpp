@@ -14,11 +14,20 @@ const QString kCancelled = QStringLiteral("cancelled");
 // CUDA errors that a faulty or lost device produces as well as a faulty kernel: worth a health check.
 bool mentionsDeviceFault(const QString& text)
 {
-    static const char* const markers[] = {"unspecified launch failure", "device-side assert", "illegal memory access",
-                                          "illegal instruction", "illegal address", "misaligned address",
-                                          "uncorrectable ecc", "fallen off the bus", "cuda error: unknown error",
-                                          "no cuda-capable device", "busy or unavailable", "launch timed out",
-                                          "cudaerrorlaunchfailure", "nvml"};
+    static const char* const markers[] = {"unspecified launch failure",
+                                          "device-side assert",
+                                          "illegal memory access",
+                                          "illegal instruction",
+                                          "illegal address",
+                                          "misaligned address",
+                                          "uncorrectable ecc",
+                                          "fallen off the bus",
+                                          "cuda error: unknown error",
+                                          "no cuda-capable device",
+                                          "busy or unavailable",
+                                          "launch timed out",
+                                          "cudaerrorlaunchfailure",
+                                          "nvml"};
     const QString lower = text.toLower();
     return std::any_of(std::begin(markers), std::end(markers),
                        [&](const char* m) { return lower.contains(QLatin1String(m)); });
@@ -41,7 +50,8 @@ MultiGpuExecutor::MultiGpuExecutor(const QList<GpuDevice>& gpus, const HarnessLa
 }
 
 MultiGpuExecutor::MultiGpuExecutor(QList<Worker> workers, QString healthDevice, QObject* parent)
-    : Executor(parent), m_healthDevice(std::move(healthDevice))
+    : Executor(parent)
+    , m_healthDevice(std::move(healthDevice))
 {
     for (Worker& w : workers) {
         auto slot = std::make_unique<Slot>();
@@ -204,7 +214,7 @@ void MultiGpuExecutor::onInnerFinished(int i, quint64 inner, const QVariantMap& 
     s.heldError = error;
     s.state = State::Checking;
     qCWarning(lcVerify).noquote() << s.worker.gpu.label() + QStringLiteral(": a verification ended in a way that may "
-                                                                          "be the GPU's fault; checking the GPU");
+                                                                           "be the GPU's fault; checking the GPU");
     // Its worker may hold a broken CUDA context; a healthy GPU gets a fresh one. Deleted later: we are inside its
     // finished() signal.
     s.executor->disconnect(this);
@@ -221,16 +231,17 @@ void MultiGpuExecutor::onHealth(int i, bool healthy, const QString& message)
 {
     Slot& s = *m_slots[size_t(i)];
     Q_EMIT healthChecked(s.worker.gpu.index, healthy, message);
-    const QString cause = !s.heldError.isEmpty()
-                              ? s.heldError
-                              : s.heldVerdict.value(QStringLiteral("error")).toMap().value(QStringLiteral("message"))
-                                    .toString();
+    const QString cause =
+        !s.heldError.isEmpty()
+            ? s.heldError
+            : s.heldVerdict.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString();
     const QString after = cause.isEmpty() ? QStringLiteral("a SYSTEM_ERROR") : cause.left(300);
     if (healthy) {
         s.state = State::Active;
         makeExecutor(i);
         if (s.job)
-            deliver(s, s.heldVerdict, s.heldError, {{QStringLiteral("healthy"), true}, {QStringLiteral("message"), message}});
+            deliver(s, s.heldVerdict, s.heldError,
+                    {{QStringLiteral("healthy"), true}, {QStringLiteral("message"), message}});
         schedulePump();
         return;
     }
@@ -246,7 +257,8 @@ void MultiGpuExecutor::onHealth(int i, bool healthy, const QString& message)
         m_queue.prepend(*s.job);
         s.job.reset();
     } else if (s.job) {
-        deliver(s, s.heldVerdict, s.heldError, {{QStringLiteral("healthy"), false}, {QStringLiteral("message"), message}});
+        deliver(s, s.heldVerdict, s.heldError,
+                {{QStringLiteral("healthy"), false}, {QStringLiteral("message"), message}});
     }
     schedulePump();
 }

@@ -29,8 +29,8 @@ public:
         HarnessLaunch launch;  // pinned to gpu already (pinnedLaunch)
     };
     // `healthDevice`: "cuda", or "cpu" where the workers verify on the CPU (the tests).
-    MultiGpuExecutor(const QList<GpuDevice>& gpus, const HarnessLaunch& launch, QString healthDevice = QStringLiteral("cuda"),
-                     int workersPerGpu = 1, QObject* parent = nullptr);
+    MultiGpuExecutor(const QList<GpuDevice>& gpus, const HarnessLaunch& launch,
+                     QString healthDevice = QStringLiteral("cuda"), int workersPerGpu = 1, QObject* parent = nullptr);
     MultiGpuExecutor(QList<Worker> workers, QString healthDevice, QObject* parent = nullptr);
     ~MultiGpuExecutor() override;
 
@@ -48,8 +48,8 @@ public:
     void warmUp();  // starts every GPU's worker now (each imports torch)
     void setHealthTimeoutMs(int ms) { m_healthTimeoutMs = ms; }
 
-    QList<GpuDevice> gpus() const;  // one entry per worker
-    int gpusInRotation() const;     // workers in rotation
+    QList<GpuDevice> gpus() const;                       // one entry per worker
+    int gpusInRotation() const;                          // workers in rotation
     QStringList removals() const { return m_removals; }  // one message per GPU taken out of rotation
 
 Q_SIGNALS:

@@ -44,10 +44,13 @@ quint64 PoolExecutor::submit(const QVariantMap& request)
     const quint64 ticket = m_next++;
     m_open.insert(ticket, true);
     if (m_socket.state() != QLocalSocket::ConnectedState) {
-        QMetaObject::invokeMethod(this, [this, ticket] {
-            m_open.remove(ticket);
-            Q_EMIT finished(ticket, {}, QStringLiteral("the verification pool is not connected"));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, ticket] {
+                m_open.remove(ticket);
+                Q_EMIT finished(ticket, {}, QStringLiteral("the verification pool is not connected"));
+            },
+            Qt::QueuedConnection);
         return ticket;
     }
     m_socket.write(pool::line({{QStringLiteral("id"), ticket},

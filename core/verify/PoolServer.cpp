@@ -20,18 +20,19 @@ PoolServer::PoolServer(Executor& executor, QObject* parent) : QObject(parent), m
                                {QStringLiteral("event"), QStringLiteral("phase")},
                                {QStringLiteral("phase"), phase}});
     });
-    connect(&m_executor, &Executor::finished, this, [this](quint64 t, const QVariantMap& verdict, const QString& error) {
-        const Pending p = m_pending.take(t);
-        ++m_served;
-        if (p.socket) {
-            QVariantMap m{{QStringLiteral("id"), p.id}, {QStringLiteral("ok"), error.isEmpty()}};
-            m.insert(error.isEmpty() ? QStringLiteral("verdict") : QStringLiteral("error"),
-                     error.isEmpty() ? QVariant(verdict) : QVariant(error));
-            reply(p.socket, m);
-        }
-        if (m_pending.isEmpty() && m_clients == 0)
-            Q_EMIT idle();
-    });
+    connect(&m_executor, &Executor::finished, this,
+            [this](quint64 t, const QVariantMap& verdict, const QString& error) {
+                const Pending p = m_pending.take(t);
+                ++m_served;
+                if (p.socket) {
+                    QVariantMap m{{QStringLiteral("id"), p.id}, {QStringLiteral("ok"), error.isEmpty()}};
+                    m.insert(error.isEmpty() ? QStringLiteral("verdict") : QStringLiteral("error"),
+                             error.isEmpty() ? QVariant(verdict) : QVariant(error));
+                    reply(p.socket, m);
+                }
+                if (m_pending.isEmpty() && m_clients == 0)
+                    Q_EMIT idle();
+            });
 }
 
 PoolServer::~PoolServer()
@@ -96,7 +97,8 @@ void PoolServer::onMessage(QLocalSocket* socket, const QVariantMap& m)
                                 {QStringLiteral("pid"), QCoreApplication::applicationPid()},
                                 {QStringLiteral("served"), m_served},
                                 {QStringLiteral("queued"), m_pending.size()}};
-        return reply(socket, {{QStringLiteral("id"), id}, {QStringLiteral("ok"), true}, {QStringLiteral("hello"), hello}});
+        return reply(socket,
+                     {{QStringLiteral("id"), id}, {QStringLiteral("ok"), true}, {QStringLiteral("hello"), hello}});
     }
     if (op == QLatin1String("verify")) {
         const QVariantMap request = m.value(QStringLiteral("request")).toMap();

@@ -74,7 +74,8 @@ Status Prebuilder::start(const QList<QPair<QString, QString>>& solutions, const 
     const QString program = prefix.isEmpty() ? args.takeFirst() : prefix.first();
     m_process->start(program, args);
     if (!m_process->waitForStarted(10000))
-        return makeError(ErrorCode::Io, QStringLiteral("the build command did not start: %1").arg(m_process->errorString()));
+        return makeError(ErrorCode::Io,
+                         QStringLiteral("the build command did not start: %1").arg(m_process->errorString()));
     qCInfo(lcVerify) << "building" << solutions.size() << "solution(s) ahead with" << jobs << "job(s)";
     return Status::success();
 }

@@ -9,7 +9,7 @@
 namespace km {
 
 struct AssemblyInput {
-    QVariantMap harness;  // the harness's verdict object (empty when no verdict came back)
+    QVariantMap harness;   // the harness's verdict object (empty when no verdict came back)
     QString harnessError;  // why no verdict came back (worker died, refused the request, ...)
     QList<Finding> staticFindings;
     QString solutionSource;

@@ -59,8 +59,11 @@ private Q_SLOTS:
                     continue;
                 ++verdicts;
                 const QVariantMap env = v.value(QStringLiteral("environment")).toMap();
-                QVERIFY2(env.value(QStringLiteral("gpu")).toMap().value(QStringLiteral("name")).toString().contains(
-                             QStringLiteral("H200")),
+                QVERIFY2(env.value(QStringLiteral("gpu"))
+                             .toMap()
+                             .value(QStringLiteral("name"))
+                             .toString()
+                             .contains(QStringLiteral("H200")),
                          qPrintable(km::json::write(env)));
             }
         }
@@ -103,7 +106,8 @@ private Q_SLOTS:
         const QStringList lines = list.out.trimmed().split(QLatin1Char('\n'));
         QVERIFY(lines.size() >= 6);
         for (const QString& line : lines) {
-            const QString id = km::json::parse(line.toUtf8(), nullptr).value_or(QVariant()).toMap().value("id").toString();
+            const QString id =
+                km::json::parse(line.toUtf8(), nullptr).value_or(QVariant()).toMap().value("id").toString();
             const km::test::Run show = kmosaic({"--db", db, "agent", "show", id, "--json"});
             QCOMPARE(show.code, 0);
             const QVariantMap run = km::json::parse(show.out.toUtf8(), nullptr).value_or(QVariant()).toMap();

@@ -71,8 +71,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("rel");
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("array entry without task") << "e1.json" << QByteArray(R"([{"file": "x.py"}])")
-                                                  << "entry 1: no \"task\"";
+        QTest::newRow("array entry without task")
+            << "e1.json" << QByteArray(R"([{"file": "x.py"}])") << "entry 1: no \"task\"";
         QTest::newRow("missing file") << "e2.json" << QByteArray(R"([{"task": "t", "file": "nope.py"}])")
                                       << "nope.py does not exist";
         QTest::newRow("bad json line") << "e3.jsonl" << QByteArray("{\"task\": \"t\", \"code\": \"x\"}\n{oops\n")
@@ -129,8 +129,9 @@ private Q_SLOTS:
         p.finished(QStringLiteral("PASSED"), 20, 5, QStringLiteral("GPU 0 (NVIDIA H200)"));
         QCOMPARE(p.gpuCount(), 2);
         QCOMPARE(p.gpuLines(),
-                 (QStringList{QStringLiteral("GPU 0 (NVIDIA H200): 2 verdict(s), measuring during 45.0% of the wall time"),
-                              QStringLiteral("GPU 1 (NVIDIA H200): 1 verdict(s), measuring during 15.0% of the wall time")}));
+                 (QStringList{
+                     QStringLiteral("GPU 0 (NVIDIA H200): 2 verdict(s), measuring during 45.0% of the wall time"),
+                     QStringLiteral("GPU 1 (NVIDIA H200): 1 verdict(s), measuring during 15.0% of the wall time")}));
         BatchProgress none(1);
         none.finished(QStringLiteral("PASSED"), 10, 4);
         QVERIFY(none.gpuLines().isEmpty());

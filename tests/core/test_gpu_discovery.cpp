@@ -63,10 +63,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("too few fields") << "0, GPU-a, NVIDIA H200, 00000000:19:00.0, 143771\n" << "line 1: expected 6";
-        QTest::newRow("index") << "\n\nx, GPU-a, NVIDIA H200, 0:19:00.0, 143771, 9.0\n" << "line 3: index 'x'";
-        QTest::newRow("uuid") << "0, 5b3c, NVIDIA H200, 0:19:00.0, 143771, 9.0\n" << "uuid '5b3c'";
-        QTest::newRow("units") << "0, GPU-a, NVIDIA H200, 0:19:00.0, 143771 MiB, 9.0\n" << "nounits";
+        QTest::newRow("too few fields") << "0, GPU-a, NVIDIA H200, 00000000:19:00.0, 143771\n"
+                                        << "line 1: expected 6";
+        QTest::newRow("index") << "\n\nx, GPU-a, NVIDIA H200, 0:19:00.0, 143771, 9.0\n"
+                               << "line 3: index 'x'";
+        QTest::newRow("uuid") << "0, 5b3c, NVIDIA H200, 0:19:00.0, 143771, 9.0\n"
+                              << "uuid '5b3c'";
+        QTest::newRow("units") << "0, GPU-a, NVIDIA H200, 0:19:00.0, 143771 MiB, 9.0\n"
+                               << "nounits";
         QTest::newRow("twice") << "0, GPU-a, H200, 0:19:00.0, 1, 9.0\n0, GPU-b, H200, 0:1a:00.0, 1, 9.0\n"
                                << "line 2: GPU 0 (GPU-b) is listed twice";
         QTest::newRow("an error message") << "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
@@ -95,19 +99,45 @@ private Q_SLOTS:
         QTest::addColumn<QString>("value");  // "<unset>": not set at all
         QTest::addColumn<QString>("visible");
         QTest::addColumn<QString>("note");
-        QTest::newRow("unset") << "<unset>" << "0,1,2,3,4,5,6,7" << "";
-        QTest::newRow("empty: no GPU") << "" << "" << "";
-        QTest::newRow("order kept") << "3,1" << "3,1" << "";
-        QTest::newRow("spaces") << " 2 , 5 " << "2,5" << "";
-        QTest::newRow("full uuid") << "GPU-d23f0824-128b-2f33-0c5c-7fd0a6a3a450" << "1" << "";
-        QTest::newRow("unique prefix") << "GPU-a17,0" << "7,0" << "";
-        QTest::newRow("ambiguous prefix ends the list") << "2,GPU-6,3" << "2" << "entry 2 'GPU-6' is a prefix of 2";
-        QTest::newRow("unknown uuid") << "GPU-ffff,1" << "" << "matches no GPU";
-        QTest::newRow("out of range ends the list") << "0,8,1" << "0" << "entry 2 '8' is not the index";
-        QTest::newRow("-1 hides all") << "-1" << "" << "neither an index";
-        QTest::newRow("duplicate ends the list") << "4,5,4,6" << "4,5" << "names GPU 4 a second time";
-        QTest::newRow("empty entry ends the list") << "1,,2" << "1" << "entry 2 ''";
-        QTest::newRow("junk") << "0,abc" << "0" << "entry 2 'abc'";
+        QTest::newRow("unset") << "<unset>"
+                               << "0,1,2,3,4,5,6,7"
+                               << "";
+        QTest::newRow("empty: no GPU") << ""
+                                       << ""
+                                       << "";
+        QTest::newRow("order kept") << "3,1"
+                                    << "3,1"
+                                    << "";
+        QTest::newRow("spaces") << " 2 , 5 "
+                                << "2,5"
+                                << "";
+        QTest::newRow("full uuid") << "GPU-d23f0824-128b-2f33-0c5c-7fd0a6a3a450"
+                                   << "1"
+                                   << "";
+        QTest::newRow("unique prefix") << "GPU-a17,0"
+                                       << "7,0"
+                                       << "";
+        QTest::newRow("ambiguous prefix ends the list") << "2,GPU-6,3"
+                                                        << "2"
+                                                        << "entry 2 'GPU-6' is a prefix of 2";
+        QTest::newRow("unknown uuid") << "GPU-ffff,1"
+                                      << ""
+                                      << "matches no GPU";
+        QTest::newRow("out of range ends the list") << "0,8,1"
+                                                    << "0"
+                                                    << "entry 2 '8' is not the index";
+        QTest::newRow("-1 hides all") << "-1"
+                                      << ""
+                                      << "neither an index";
+        QTest::newRow("duplicate ends the list") << "4,5,4,6"
+                                                 << "4,5"
+                                                 << "names GPU 4 a second time";
+        QTest::newRow("empty entry ends the list") << "1,,2"
+                                                   << "1"
+                                                   << "entry 2 ''";
+        QTest::newRow("junk") << "0,abc"
+                              << "0"
+                              << "entry 2 'abc'";
     }
     void cudaVisibleDevices()
     {

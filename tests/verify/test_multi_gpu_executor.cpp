@@ -53,7 +53,8 @@ VerifyJob corpusJob(const QString& file)
 struct Verdicts {
     explicit Verdicts(Verifier& v)
     {
-        QObject::connect(&v, &Verifier::verdictReady, &v, [this](quint64 t, const Verdict& d) { byTicket.insert(t, d); });
+        QObject::connect(&v, &Verifier::verdictReady, &v,
+                         [this](quint64 t, const Verdict& d) { byTicket.insert(t, d); });
     }
     QHash<quint64, Verdict> byTicket;
 };
@@ -75,10 +76,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("error");
         QTest::addColumn<bool>("suspect");
         const auto withError = [](const char* status, const char* message) {
-            return QVariantMap{{QStringLiteral("status"), QString::fromLatin1(status)},
-                               {QStringLiteral("error"), QVariantMap{{QStringLiteral("message"), QString::fromLatin1(message)}}}};
+            return QVariantMap{
+                {QStringLiteral("status"), QString::fromLatin1(status)},
+                {QStringLiteral("error"), QVariantMap{{QStringLiteral("message"), QString::fromLatin1(message)}}}};
         };
-        QTest::newRow("passed") << QVariantMap{{QStringLiteral("status"), QStringLiteral("PASSED")}} << QString() << false;
+        QTest::newRow("passed") << QVariantMap{{QStringLiteral("status"), QStringLiteral("PASSED")}} << QString()
+                                << false;
         QTest::newRow("worker died") << QVariantMap() << QStringLiteral("the harness worker crashed") << true;
         QTest::newRow("cancelled") << QVariantMap() << QStringLiteral("cancelled") << false;
         QTest::newRow("refused") << QVariantMap() << QStringLiteral("the harness refused the request: bad") << false;
@@ -126,7 +129,7 @@ private Q_SLOTS:
             QCOMPARE(v.environment.value(QStringLiteral("cuda_visible_devices")).toString(), uuid);
             pidsByGpu[uuid].insert(v.environment.value(QStringLiteral("worker_pid")).toLongLong());
         }
-        QCOMPARE(pidsByGpu.size(), 2);  // both GPUs served
+        QCOMPARE(pidsByGpu.size(), 2);                      // both GPUs served
         QCOMPARE(pidsByGpu.value(gpus[0].uuid).size(), 1);  // one long-lived worker each
         QVERIFY(pidsByGpu.value(gpus[0].uuid) != pidsByGpu.value(gpus[1].uuid));
     }
@@ -170,8 +173,11 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(got.byTicket.size(), 1, kWaitMs);
         const quint64 after = verifier.verify(corpusJob(QStringLiteral("malformed/wrong_shape.py")));
         QTRY_VERIFY_WITH_TIMEOUT(got.byTicket.contains(after), kWaitMs);
-        const QString error = got.byTicket.value(after).evidence.value(QStringLiteral("error")).toMap()
-                                  .value(QStringLiteral("message")).toString();
+        const QString error = got.byTicket.value(after)
+                                  .evidence.value(QStringLiteral("error"))
+                                  .toMap()
+                                  .value(QStringLiteral("message"))
+                                  .toString();
         QVERIFY2(error.startsWith(QStringLiteral("no GPU is left in rotation")), qPrintable(error));
         QCOMPARE(executor.gpusInRotation(), 0);
     }
@@ -212,8 +218,8 @@ private Q_SLOTS:
         QCOMPARE(removed.size(), 1);
         QCOMPARE(removed.first().at(0).toInt(), 1);
         const QString message = removed.first().at(1).toString();
-        QVERIFY2(message.startsWith(QStringLiteral("GPU 1 (NVIDIA H100 80GB HBM3, %1) taken out of rotation after")
-                                        .arg(gpus[1].uuid)),
+        QVERIFY2(message.startsWith(
+                     QStringLiteral("GPU 1 (NVIDIA H100 80GB HBM3, %1) taken out of rotation after").arg(gpus[1].uuid)),
                  qPrintable(message));
         QVERIFY2(message.contains(QLatin1String("could not be started")), qPrintable(message));
         QCOMPARE(executor.removals(), QStringList{message});
@@ -254,11 +260,11 @@ private Q_SLOTS:
     void aSolutionsOwnCudaErrorKeepsAHealthyGpu()
     {
         // The kind of message a kernel's own out-of-bounds access produces: the GPU is checked, found healthy, kept.
-        const VerifyJob faulty = job(QStringLiteral(
-            "import torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
-            "    def __init__(self, negative_slope):\n        super().__init__()\n\n"
-            "    def forward(self, x):\n"
-            "        raise RuntimeError('CUDA error: an illegal memory access was encountered')\n"));
+        const VerifyJob faulty =
+            job(QStringLiteral("import torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+                               "    def __init__(self, negative_slope):\n        super().__init__()\n\n"
+                               "    def forward(self, x):\n"
+                               "        raise RuntimeError('CUDA error: an illegal memory access was encountered')\n"));
         MultiGpuExecutor executor(fixtureGpus().mid(0, 1), harnessLaunch({}), QStringLiteral("cpu"));
         QSignalSpy checked(&executor, &MultiGpuExecutor::healthChecked);
         Verifier verifier(executor);

@@ -75,10 +75,11 @@ void TestVerifierCorpus::buildAhead()
     env.insert(QStringLiteral("PYTHONPATH"), harnessDir());
     build.setProcessEnvironment(env);
     build.setProcessChannelMode(QProcess::MergedChannels);
-    build.start(harnessPython(), QStringList{QStringLiteral("-m"), QStringLiteral("kmosaic_harness"), QStringLiteral("build"),
-                                             QStringLiteral("--cache"), QStringLiteral(KMOSAIC_VERIFY_BUILD_CACHE),
-                                             QStringLiteral("--jobs"), QString::number(std::max(2, QThread::idealThreadCount()))}
-                                 + files);
+    build.start(harnessPython(),
+                QStringList{QStringLiteral("-m"), QStringLiteral("kmosaic_harness"), QStringLiteral("build"),
+                            QStringLiteral("--cache"), QStringLiteral(KMOSAIC_VERIFY_BUILD_CACHE),
+                            QStringLiteral("--jobs"), QString::number(std::max(2, QThread::idealThreadCount()))} +
+                    files);
     build.waitForFinished(20 * 60 * 1000);
     qInfo().noquote() << "builds ahead:" << QString::fromUtf8(build.readAll()).trimmed().section(QLatin1Char('\n'), -1);
 }

@@ -113,8 +113,7 @@ private Q_SLOTS:
         QVERIFY(jsonl.open(QIODevice::WriteOnly));
         jsonl.write("{\"code\": \"import torch\\nx = (\\n\"}\n");
         jsonl.close();
-        r = kmosaic({"--db", m_db, "verify", "--batch", jsonl.fileName(), "--task", "leaky-relu", "--json",
-                     "--quiet"});
+        r = kmosaic({"--db", m_db, "verify", "--batch", jsonl.fileName(), "--task", "leaky-relu", "--json", "--quiet"});
         QCOMPARE(r.code, 3);
         const QVariantMap v = jsonLine(r.out.trimmed());
         QCOMPARE(v.value("status").toString(), QStringLiteral("COMPILE_ERROR"));
@@ -194,8 +193,10 @@ private Q_SLOTS:
         while (!said.contains("worker(s) ready") && pool.waitForReadyRead(120000))
             said += pool.readAll();
         QVERIFY2(said.contains("worker(s) ready"), said.constData());
-        const QStringList verify{"--db", m_db, "verify", "--pool", socket, "--task", "leaky-relu", "--solution",
-                                 kCorpus + "/malformed/wrong_shape.py", "--json", "--quiet"};
+        const QStringList verify{"--db",       m_db,         "verify",
+                                 "--pool",     socket,       "--task",
+                                 "leaky-relu", "--solution", kCorpus + "/malformed/wrong_shape.py",
+                                 "--json",     "--quiet"};
         Run r = km::test::runKmosaic(verify, 120000, env);
         const qint64 first = jsonLine(r.out.trimmed()).value("environment").toMap().value("worker_pid").toLongLong();
         QVERIFY2(first > 0, qPrintable(r.out + r.err));
@@ -308,7 +309,8 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QLatin1String("a pool has its own")), qPrintable(r.err));
         r = kmosaic({"--db", m_db, "pool", "serve", "--socket", m_dir.filePath("p.sock"), "--workers-per-gpu", "0"});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(QLatin1String("--workers-per-gpu needs a whole number from 1 to 16")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("--workers-per-gpu needs a whole number from 1 to 16")),
+                 qPrintable(r.err));
     }
 
 private:
