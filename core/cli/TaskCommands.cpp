@@ -168,7 +168,9 @@ int reviewCommand(TaskStore& store, const QStringList& args, Io io)
     p.addOption({QStringLiteral("status"), QStringLiteral("New status."), QStringLiteral("S")});
     p.addOption({QStringLiteral("reason"), QStringLiteral("Reason code or text."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("comment"), QStringLiteral("Free comment."), QStringLiteral("TEXT")});
-    p.addOption({QStringLiteral("reviewer"), QStringLiteral("Reviewer name."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("reviewer"),
+                 QStringLiteral("Reviewer name (default: $KMOSAIC_REVIEWER, else $KMOSAIC_USER or the login name)."),
+                 QStringLiteral("NAME")});
     if (!parseArgs(p, QStringLiteral("review"), args, io))
         return Usage;
     if (p.positionalArguments().size() != 1) {
@@ -180,7 +182,10 @@ int reviewCommand(TaskStore& store, const QStringList& args, Io io)
         io.err << "kmosaic review: --status must be one of draft, in_review, accepted, rejected, needs_changes\n";
         return Usage;
     }
-    const QString reviewer = p.isSet(QStringLiteral("reviewer")) ? p.value(QStringLiteral("reviewer")) : defaultActor();
+    const QString fromEnv = qEnvironmentVariable("KMOSAIC_REVIEWER").trimmed();
+    const QString reviewer = p.isSet(QStringLiteral("reviewer")) ? p.value(QStringLiteral("reviewer"))
+                             : !fromEnv.isEmpty()                ? fromEnv
+                                                                 : defaultActor();
     auto r = store.review(p.positionalArguments().first(), *status, reviewer, p.value(QStringLiteral("reason")),
                           p.value(QStringLiteral("comment")));
     if (!r) {
