@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QAction;
+class QBoxLayout;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -43,6 +44,7 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createActions();
@@ -71,6 +73,7 @@ private:
     QLabel* m_message;
     DecisionList* m_recent;
     TypingGuard* m_guard;
+    QBoxLayout* m_columns;
     ShortcutHelpDialog* m_help = nullptr;
     QPointer<QWidget> m_returnFocus;  // where Esc in the comment field goes back to
 };

@@ -29,6 +29,8 @@
 namespace km::ui {
 
 namespace {
+constexpr int kLayoutVersion = 2;  // 2: review under the list; layouts saved before are not restored
+
 QDockWidget* makeDock(QMainWindow* window, const QString& title, const QString& name, QWidget* content,
                       Qt::DockWidgetArea area)
 {
@@ -73,7 +75,7 @@ MainWindow::MainWindow(WorkbenchController& controller, QSettings& settings, QWi
 
     resize(1500, 900);
     restoreGeometry(m_settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
-    restoreState(m_settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+    restoreState(m_settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kLayoutVersion);
     m_controller.reload();
     showCurrentTask();
 }
@@ -89,10 +91,14 @@ void MainWindow::buildDocks()
         makeDock(this, tr("Filters"), QStringLiteral("filtersDock"), m_filters, Qt::LeftDockWidgetArea);
     QDockWidget* task = makeDock(this, tr("Task"), QStringLiteral("taskDock"), m_detail, Qt::RightDockWidgetArea);
     QDockWidget* review =
-        makeDock(this, tr("Review"), QStringLiteral("reviewDock"), m_reviewPanel, Qt::RightDockWidgetArea);
-    splitDockWidget(task, review, Qt::Vertical);
-    resizeDocks({filters, task}, {220, 520}, Qt::Horizontal);  // first start; a saved layout overrides it
-    resizeDocks({task, review}, {600, 300}, Qt::Vertical);
+        makeDock(this, tr("Review"), QStringLiteral("reviewDock"), m_reviewPanel, Qt::BottomDockWidgetArea);
+    // The task's content takes the right side from top to bottom; the review panel sits under the list and the
+    // filters, its two columns side by side, so neither squeezes the content (first start; a saved layout wins).
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    resizeDocks({filters, task}, {190, 600}, Qt::Horizontal);
+    resizeDocks({review}, {m_reviewPanel->minimumSizeHint().height()}, Qt::Vertical);
 }
 
 void MainWindow::connectController()
@@ -210,7 +216,7 @@ void MainWindow::showCurrentTask()
 void MainWindow::saveLayout()
 {
     m_settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
-    m_settings.setValue(QStringLiteral("mainWindow/state"), saveState());
+    m_settings.setValue(QStringLiteral("mainWindow/state"), saveState(kLayoutVersion));
     m_settings.sync();
 }
 

@@ -23,18 +23,20 @@ void TaskTable::setModel(QAbstractItemModel* model)
     QTableView::setModel(model);
     sortByColumn(TaskTableModel::Id, Qt::AscendingOrder);
     // Widths from the font, in average characters: sizing to contents would measure every row on every change.
-    // The id column fits the longest bundled ids; the title takes the rest and never less than 24 characters.
+    // The title gets the room (ids are short names, elided past 18 characters); the last column takes what is left,
+    // and a narrow window scrolls sideways rather than cutting the title.
     QHeaderView* header = horizontalHeader();
     const int ch = fontMetrics().averageCharWidth();
     for (const auto& [column, chars] :
-         {std::pair{TaskTableModel::Id, 24}, std::pair{TaskTableModel::Level, 6},
-          std::pair{TaskTableModel::Categories, 16}, std::pair{TaskTableModel::Presentations, 7},
-          std::pair{TaskTableModel::Status, 13}, std::pair{TaskTableModel::Reviewer, 10},
-          std::pair{TaskTableModel::LastChange, 17}})
+         {std::pair{TaskTableModel::Id, 19}, std::pair{TaskTableModel::Title, 36}, std::pair{TaskTableModel::Level, 6},
+          std::pair{TaskTableModel::Categories, 13}, std::pair{TaskTableModel::Presentations, 7},
+          std::pair{TaskTableModel::Status, 12}, std::pair{TaskTableModel::Reviewer, 9}})
         header->resizeSection(column, chars * ch);
-    header->setSectionResizeMode(TaskTableModel::Title, QHeaderView::Stretch);
+    header->resizeSection(TaskTableModel::LastChange,
+                          fontMetrics().horizontalAdvance(QStringLiteral("0000-00-00 00:00")) + 2 * ch);
+    header->setStretchLastSection(true);
     header->setMinimumSectionSize(3 * ch);
-    setMinimumWidth(60 * ch);
+    setMinimumWidth(40 * ch);
 }
 
 QString TaskTable::currentTaskId() const
