@@ -1,7 +1,7 @@
 // kmosaic-workbench: opens the store (seeding an empty one from the bundled tasks), builds the window, runs.
+#include "controller/WorkbenchController.h"
 #include "curate/BundledTasks.h"
 #include "render/WebEngineSetup.h"
-#include "controller/WorkbenchController.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
 #include "views/ReviewerIdentity.h"

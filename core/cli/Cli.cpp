@@ -1,7 +1,7 @@
 #include "cli/Cli.h"
 
-#include "cli/Commands.h"
 #include "cli/AgentCommands.h"
+#include "cli/Commands.h"
 #include "store/Migrations.h"
 #include "store/TaskStore.h"
 
@@ -80,15 +80,13 @@ Global options:
 
 Exit status: 0 success, 1 failure (details on stderr), 2 bad usage, 3 a verdict other than PASSED.
 )";
-template <typename F>
-struct Sub {
+template <typename F> struct Sub {
     const char* name;
     F fn;
 };
 
 // The handler of the subcommand that starts `rest` (taken off it), or nullptr once `need` is printed.
-template <typename F, std::size_t N>
-F pickSub(QStringList& rest, const Sub<F> (&subs)[N], const char* need, Io io)
+template <typename F, std::size_t N> F pickSub(QStringList& rest, const Sub<F> (&subs)[N], const char* need, Io io)
 {
     const QString sub = rest.value(0);
     rest = rest.mid(1);
@@ -171,10 +169,10 @@ int run(const QStringList& args, Io io)
         if (!(storeless = pickSub(rest, subs, "'agent key' needs set, check or delete", io)))
             return Usage;
     } else if (command == QLatin1String("agent")) {
-        static const Sub<Fn> subs[] = {
-            {"run", agentRunCommand},       {"resume", agentResumeCommand}, {"list", agentListCommand},
-            {"show", agentShowCommand},     {"cancel", agentCancelCommand}, {"export", agentExportCommand},
-            {"import", agentImportCommand}};
+        static const Sub<Fn> subs[] = {{"run", agentRunCommand},       {"resume", agentResumeCommand},
+                                       {"list", agentListCommand},     {"show", agentShowCommand},
+                                       {"cancel", agentCancelCommand}, {"export", agentExportCommand},
+                                       {"import", agentImportCommand}};
         if (!(fn = pickSub(rest, subs, "'agent' needs run, resume, list, show, cancel, export, import or key", io)))
             return Usage;
     } else {

@@ -10,7 +10,9 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDeadlineTimer>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -51,14 +53,34 @@ inline std::unique_ptr<TaskStore> seededStore(const QTemporaryDir& dir, const QS
     return store;
 }
 
-// Clicks `button` of the next modal message box (checked by object name) once the event loop runs.
-inline void answerBox(const QString& objectName, QMessageBox::StandardButton button)
+// Clicks `button` of the next modal message box, checked by object name, as soon as it shows (within 10 s): the
+// question may come in this event-loop turn or a later one (a mouse click in QTest runs the loop first).
+// Returns the watcher, stopped once it has answered (see answered()).
+inline QPointer<QTimer> answerBox(const QString& objectName, QMessageBox::StandardButton button)
 {
-    QTimer::singleShot(0, [objectName, button] {
+    auto* poll = new QTimer(qApp);
+    auto* deadline = new QDeadlineTimer(10000);
+    poll->setInterval(5);
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, deadline, objectName, button] {
         auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        QVERIFY(box && box->objectName() == objectName);
+        if (!box && !deadline->hasExpired())
+            return;
+        poll->stop();
+        poll->deleteLater();
+        delete deadline;
+        QVERIFY2(box && box->objectName() == objectName,
+                 qPrintable("expected the question " + objectName + ", found " +
+                            (QApplication::activeModalWidget() ? QApplication::activeModalWidget()->objectName()
+                                                               : QString("no modal window"))));
         box->button(button)->click();
     });
+    poll->start();
+    return poll;
+}
+
+inline bool answered(const QPointer<QTimer>& watcher)
+{
+    return !watcher || !watcher->isActive();
 }
 
 }  // namespace km::test

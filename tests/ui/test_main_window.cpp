@@ -1,9 +1,9 @@
 // The main window over a store seeded from the bundled tasks: list, search, selection, models under the tester.
+#include "WorkbenchFixture.h"
 #include "curate/BundledTasks.h"
 #include "models/TaskTableModel.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
-#include "WorkbenchFixture.h"
 #include "views/TransferRunner.h"
 
 #include "curate/TaskToml.h"

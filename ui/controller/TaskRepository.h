@@ -29,10 +29,7 @@ public:
     Result<QList<TaskSummary>> summaries(const TaskFilter& filter) override { return m_store.summaries(filter); }
     Result<QStringList> matchingIds(const TaskFilter& filter) override { return m_store.matchingIds(filter); }
     Result<std::optional<Task>> task(const QString& id) override { return m_store.task(id); }
-    Result<QList<AuditEntry>> history(const QString& id) override
-    {
-        return m_store.audit(QStringLiteral("task"), id);
-    }
+    Result<QList<AuditEntry>> history(const QString& id) override { return m_store.audit(QStringLiteral("task"), id); }
     Result<UpsertOutcome> saveTask(const Task& task, const QString& actor, const QString& reason) override
     {
         return m_store.upsertTask(task, actor, reason);

@@ -50,8 +50,7 @@ TransferJob* TransferJob::startImport(const QString& storePath, const QString& s
     return job;
 }
 
-TransferJob* TransferJob::startScan(const QString& storePath, const QString& source, TaskFormat format,
-                                    QObject* parent)
+TransferJob* TransferJob::startScan(const QString& storePath, const QString& source, TaskFormat format, QObject* parent)
 {
     auto* job = new TransferJob(parent);
     job->run([job, storePath, source, format] {

@@ -19,8 +19,7 @@ public:
                                     const QString& actor, QObject* parent);
     // An import in two steps, so the user can be asked in between: read the source and find the tasks it would
     // overwrite that were edited since their last import (scanned), then store a batch (importFinished).
-    static TransferJob* startScan(const QString& storePath, const QString& source, TaskFormat format,
-                                  QObject* parent);
+    static TransferJob* startScan(const QString& storePath, const QString& source, TaskFormat format, QObject* parent);
     static TransferJob* startImportBatch(const QString& storePath, const ImportBatch& batch, const QString& source,
                                          const QString& actor, QObject* parent);
     static TransferJob* startExport(const QString& storePath, const TaskFilter& filter, TaskFormat format,

@@ -56,7 +56,7 @@ ReviewPanel::ReviewPanel(ReviewSession& session, QSettings& settings, QWidget* p
     m_message->setObjectName(QStringLiteral("messageLabel"));
     m_message->setWordWrap(true);
 
-    // Buttons on two rows, so the panel stays narrow enough to sit beside the task list at 1024 px.
+    // Buttons two by two, so the panel stays narrow enough to sit beside the task view at 1024 px.
     auto* decisions = new QGridLayout;
     int slot = 0;
     for (ReviewAction a : {ReviewAction::Accept, ReviewAction::Reject, ReviewAction::NeedsChanges, ReviewAction::Skip,
@@ -65,7 +65,7 @@ ReviewPanel::ReviewPanel(ReviewSession& session, QSettings& settings, QWidget* p
         button->setObjectName(shortcutInfo(a).id + QStringLiteral("Button"));
         button->setDefaultAction(action(a));
         button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-        decisions->addWidget(button, slot / 3, slot % 3);
+        decisions->addWidget(button, slot / 2, slot % 2);
         ++slot;
     }
     auto* saveRow = new QHBoxLayout;

@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -87,8 +88,14 @@ MainWindow::~MainWindow()
 
 void MainWindow::buildDocks()
 {
+    auto* filterScroll = new QScrollArea(this);  // the lists scroll rather than hold the window's height up
+    filterScroll->setWidget(m_filters);
+    filterScroll->setWidgetResizable(true);
+    filterScroll->setFrameShape(QFrame::NoFrame);
+    filterScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    filterScroll->setMinimumWidth(m_filters->minimumSizeHint().width());
     QDockWidget* filters =
-        makeDock(this, tr("Filters"), QStringLiteral("filtersDock"), m_filters, Qt::LeftDockWidgetArea);
+        makeDock(this, tr("Filters"), QStringLiteral("filtersDock"), filterScroll, Qt::LeftDockWidgetArea);
     QDockWidget* task = makeDock(this, tr("Task"), QStringLiteral("taskDock"), m_detail, Qt::RightDockWidgetArea);
     QDockWidget* review =
         makeDock(this, tr("Review"), QStringLiteral("reviewDock"), m_reviewPanel, Qt::BottomDockWidgetArea);
@@ -153,11 +160,11 @@ void MainWindow::buildMenus()
         ->setObjectName(QStringLiteral("changeReviewer"));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About KernelMosaic"), this, [this] {
-        QMessageBox::about(this, tr("About KernelMosaic Workbench"),
-                           tr("<b>KernelMosaic Workbench</b> %1<br>Curate CUDA tasks, verified kernels and agent "
-                              "trajectories.<br>Store: %2")
-                               .arg(QApplication::applicationVersion(),
-                                    m_controller.repository().location().toHtmlEscaped()));
+        QMessageBox::about(
+            this, tr("About KernelMosaic Workbench"),
+            tr("<b>KernelMosaic Workbench</b> %1<br>Curate CUDA tasks, verified kernels and agent "
+               "trajectories.<br>Store: %2")
+                .arg(QApplication::applicationVersion(), m_controller.repository().location().toHtmlEscaped()));
     });
 }
 

@@ -29,7 +29,7 @@ public:
     ~MainWindow() override;
 
     WorkbenchController& controller() const { return m_controller; }
-    void saveLayout();  // also done on close
+    void saveLayout();                        // also done on close
     void setSearchText(const QString& text);  // applies at once (typing in the box waits for a pause)
     TransferRunner* transfers() const { return m_transfers; }
     void changeReviewer();  // asks for the reviewer's name

@@ -58,9 +58,9 @@ void TransferRunner::askBeforeOverwriting(const QString& path, ImportBatch batch
                                 QMessageBox::NoButton, m_window);
     ask->setObjectName(QStringLiteral("overwriteEdits"));
     ask->setDetailedText(edited.join(QLatin1Char('\n')));
-    ask->setInformativeText(tr("Edited: %1").arg(edited.mid(0, 8).join(QStringLiteral(", ")) +
-                                                  (edited.size() > 8 ? tr(" and %1 more").arg(edited.size() - 8)
-                                                                     : QString())));
+    ask->setInformativeText(tr("Edited: %1")
+                                .arg(edited.mid(0, 8).join(QStringLiteral(", ")) +
+                                     (edited.size() > 8 ? tr(" and %1 more").arg(edited.size() - 8) : QString())));
     QPushButton* keep = ask->addButton(tr("Keep My Edits"), QMessageBox::AcceptRole);
     keep->setObjectName(QStringLiteral("keepEdits"));
     ask->addButton(tr("Overwrite"), QMessageBox::DestructiveRole)->setObjectName(QStringLiteral("overwrite"));
@@ -93,8 +93,8 @@ void TransferRunner::askBeforeOverwriting(const QString& path, ImportBatch batch
 void TransferRunner::store(const QString& path, const ImportBatch& batch, const QStringList& kept,
                            QProgressDialog* progress)
 {
-    auto* job = TransferJob::startImportBatch(m_controller.repository().location(), batch, path,
-                                              m_controller.reviewer(), this);
+    auto* job =
+        TransferJob::startImportBatch(m_controller.repository().location(), batch, path, m_controller.reviewer(), this);
     connect(progress, &QProgressDialog::canceled, job, &TransferJob::cancel);
     connect(job, &TransferJob::progress, progress, [progress](int done, int total) {
         progress->setMaximum(total);
