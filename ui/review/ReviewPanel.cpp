@@ -83,7 +83,8 @@ ReviewPanel::ReviewPanel(ReviewSession& session, QSettings& settings, QWidget* p
     tools->addWidget(edit);
     tools->addStretch();
 
-    // Two columns side by side when the panel is wide (docked under the list), one above the other when narrow.
+    // Two columns side by side: docked under the list the panel stays short, and its width makes the window take
+    // room from the task view rather than squeeze the list below it.
     auto* decide = new QVBoxLayout;
     decide->addWidget(m_task);
     decide->addWidget(m_progress);
@@ -99,10 +100,10 @@ ReviewPanel::ReviewPanel(ReviewSession& session, QSettings& settings, QWidget* p
     notes->addWidget(new QLabel(tr("Decisions of this session (Enter or click: go back)"), this));
     notes->addWidget(m_recent, 1);
     notes->addLayout(tools);
-    m_columns = new QBoxLayout(QBoxLayout::LeftToRight, this);
-    m_columns->setContentsMargins(6, 4, 6, 4);
-    m_columns->addLayout(decide, 1);
-    m_columns->addLayout(notes, 1);
+    auto* columns = new QHBoxLayout(this);
+    columns->setContentsMargins(6, 4, 6, 4);
+    columns->addLayout(decide, 1);
+    columns->addLayout(notes, 1);
     m_recent->setMinimumHeight(m_recent->fontMetrics().height() * 3);
 
     connect(m_comment, &QPlainTextEdit::textChanged, this, [this] { m_session.setComment(m_comment->toPlainText()); });
@@ -324,14 +325,6 @@ void ReviewPanel::editShortcuts()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { setShortcuts(dialog->map()); });
     dialog->open();
-}
-
-void ReviewPanel::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    const int oneColumn = m_columns->itemAt(0)->minimumSize().width() + 20;
-    const int twoColumns = oneColumn + m_columns->itemAt(1)->minimumSize().width() + 40;
-    m_columns->setDirection(width() >= std::max(twoColumns, 560) ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
 }
 
 void ReviewPanel::showEvent(QShowEvent* event)

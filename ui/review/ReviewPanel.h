@@ -9,7 +9,6 @@
 #include <QWidget>
 
 class QAction;
-class QBoxLayout;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -44,7 +43,6 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createActions();
@@ -73,7 +71,6 @@ private:
     QLabel* m_message;
     DecisionList* m_recent;
     TypingGuard* m_guard;
-    QBoxLayout* m_columns;
     ShortcutHelpDialog* m_help = nullptr;
     QPointer<QWidget> m_returnFocus;  // where Esc in the comment field goes back to
 };

@@ -94,11 +94,14 @@ void MainWindow::buildDocks()
     filterScroll->setFrameShape(QFrame::NoFrame);
     filterScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     filterScroll->setMinimumWidth(m_filters->minimumSizeHint().width());
+    m_filters->setMinimumHeight(m_filters->sizeHint().height());
     QDockWidget* filters =
         makeDock(this, tr("Filters"), QStringLiteral("filtersDock"), filterScroll, Qt::LeftDockWidgetArea);
     QDockWidget* task = makeDock(this, tr("Task"), QStringLiteral("taskDock"), m_detail, Qt::RightDockWidgetArea);
+    m_taskDock = task;
     QDockWidget* review =
         makeDock(this, tr("Review"), QStringLiteral("reviewDock"), m_reviewPanel, Qt::BottomDockWidgetArea);
+    m_reviewDock = review;
     // The task's content takes the right side from top to bottom; the review panel sits under the list and the
     // filters, its two columns side by side, so neither squeezes the content (first start; a saved layout wins).
     setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
@@ -218,6 +221,19 @@ void MainWindow::showCurrentTask()
         m_detail->setTask(*task, m_controller.currentHistory());
     else
         m_detail->clear();  // no task: the editor is empty and disabled
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // A narrower window takes its width from the task view beside the review panel, not from the panel: docks keep
+    // their width when the window shrinks, and the panel's buttons would end up under the task view.
+    if (m_taskDock->isFloating() || m_reviewDock->isFloating() || !m_taskDock->isVisible() ||
+        dockWidgetArea(m_reviewDock) != Qt::BottomDockWidgetArea)
+        return;
+    const int room = width() - m_reviewDock->minimumSizeHint().width() - 12;
+    if (m_taskDock->width() > room && room >= m_taskDock->minimumSizeHint().width())
+        resizeDocks({m_taskDock}, {room}, Qt::Horizontal);
 }
 
 void MainWindow::saveLayout()

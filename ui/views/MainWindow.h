@@ -7,6 +7,7 @@
 
 #include <QMainWindow>
 
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QSettings;
@@ -36,6 +37,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildDocks();
@@ -58,6 +60,8 @@ private:
     ReviewPanel* m_reviewPanel;
     TransferRunner* m_transfers;
     QLabel* m_reviewer;
+    QDockWidget* m_taskDock = nullptr;
+    QDockWidget* m_reviewDock = nullptr;
 };
 
 }  // namespace km::ui
