@@ -44,6 +44,7 @@ ReviewPanel::ReviewPanel(ReviewSession& session, QSettings& settings, QWidget* p
     m_task->setObjectName(QStringLiteral("currentTaskLabel"));
     m_task->setWordWrap(true);
     m_task->setTextFormat(Qt::PlainText);
+    m_task->setMinimumHeight(2 * m_task->fontMetrics().lineSpacing());  // "id — title [status]" wraps to two lines
     m_progress->setObjectName(QStringLiteral("progressLabel"));
     m_reasonList->setObjectName(QStringLiteral("reasonList"));
     m_reasonList->setFocusPolicy(Qt::NoFocus);  // digits choose reasons; the list never takes the keys

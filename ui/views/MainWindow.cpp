@@ -108,7 +108,8 @@ void MainWindow::buildDocks()
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
     resizeDocks({filters, task}, {190, 600}, Qt::Horizontal);
-    resizeDocks({review}, {m_reviewPanel->minimumSizeHint().height()}, Qt::Vertical);
+    // The minimum hint does not count the task line wrapping to two lines.
+    resizeDocks({review}, {m_reviewPanel->minimumSizeHint().height() + 2 * fontMetrics().lineSpacing()}, Qt::Vertical);
 }
 
 void MainWindow::connectController()
