@@ -2,6 +2,7 @@
 // the store and painting the task list, search and filter changes, switching tasks; reports resident memory.
 // The store comes from kmosaic_store_bench --keep (docs/benchmarks.md).
 #include "BenchSupport.h"
+#include "controller/WorkbenchController.h"
 #include "models/TaskTableModel.h"
 #include "store/TaskStore.h"
 #include "views/FilterPanel.h"
@@ -87,7 +88,8 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
     std::unique_ptr<TaskStore> store = std::move(opened).value();
     QTemporaryDir dir;
     QSettings settings(dir.filePath(QStringLiteral("bench.ini")), QSettings::IniFormat);
-    ui::MainWindow window(*store, settings);
+    ui::WorkbenchController controller(*store, QStringLiteral("bench"));
+    ui::MainWindow window(controller, settings);
     auto* table = window.findChild<QTableView*>(QStringLiteral("taskTable"));
     PaintWatch paint(table->viewport());
     window.show();
@@ -116,7 +118,7 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
     // 3. Facet changes: check and uncheck each status, level and presentation value in turn.
     QList<qint64> facetNs;
     for (const char* name : {"statusFilter", "levelFilter", "presentationFilter", "categoryFilter"}) {
-        auto* list = window.filterPanel()->findChild<QListWidget*>(QLatin1String(name));
+        auto* list = window.findChild<ui::FilterPanel*>()->findChild<QListWidget*>(QLatin1String(name));
         for (int i = 0; i < list->count() && i < 8; ++i)
             for (Qt::CheckState state : {Qt::Checked, Qt::Unchecked}) {
                 paint.arm();
@@ -138,7 +140,7 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
                                .toString();
         paint.arm();
         timer.restart();
-        window.selectTask(id);
+        controller.selectTask(id);
         paint.waitPainted();
         switchNs.append(timer.nsecsElapsed());
     }

@@ -1,8 +1,10 @@
 // kmosaic-workbench: opens the store (seeding an empty one from the bundled tasks), builds the window, runs.
+#include "controller/WorkbenchController.h"
 #include "curate/BundledTasks.h"
 #include "render/WebEngineSetup.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
+#include "views/ReviewerIdentity.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -26,6 +28,10 @@ int main(int argc, char* argv[])
                       QStringLiteral("PATH")});
     parser.addOption(
         {QStringLiteral("no-seed"), QStringLiteral("Do not import the bundled tasks into an empty store.")});
+    parser.addOption({QStringLiteral("reviewer"),
+                      QStringLiteral("Name on review decisions and edits (default: $KMOSAIC_REVIEWER, else the name "
+                                     "saved in the settings; asked on the first start)."),
+                      QStringLiteral("NAME")});
     parser.process(app);
 
     const auto path = km::resolveStorePath(parser.value(QStringLiteral("db")));
@@ -35,14 +41,20 @@ int main(int argc, char* argv[])
                               QStringLiteral("Cannot open the store:\n%1").arg(store.error().message));
         return 1;
     }
+    QSettings settings;  // per user: ~/.config/KernelMosaic/kmosaic-workbench.conf
+    QString reviewer = km::ui::configuredReviewer(parser.value(QStringLiteral("reviewer")), settings);
+    if (reviewer.isEmpty())
+        reviewer = km::ui::askReviewer(nullptr, settings, km::defaultActor());
+    if (reviewer.isEmpty())
+        reviewer = km::defaultActor();  // asked again on the next start
     if (!parser.isSet(QStringLiteral("no-seed"))) {
-        auto seeded = km::seedIfEmpty(*store.value(), km::bundledTasksDir(), km::defaultActor());
+        auto seeded = km::seedIfEmpty(*store.value(), km::bundledTasksDir(), reviewer);
         if (!seeded)
             QMessageBox::warning(nullptr, QStringLiteral("KernelMosaic Workbench"),
                                  QStringLiteral("Could not import the bundled tasks:\n%1").arg(seeded.error().message));
     }
-    QSettings settings;  // per user: ~/.config/KernelMosaic/kmosaic-workbench.conf
-    km::ui::MainWindow window(*store.value(), settings);
+    km::ui::WorkbenchController controller(*store.value(), reviewer);
+    km::ui::MainWindow window(controller, settings);
     window.show();
     return app.exec();
 }

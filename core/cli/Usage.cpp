@@ -20,7 +20,8 @@ Commands:
   tasks history ID [--json]
                            the task's review decisions and audit trail
   review ID --status STATUS [--reason TEXT] [--comment TEXT] [--reviewer NAME]
-                           record a review decision (draft, in_review, accepted, rejected, needs_changes)
+                           record a review decision (draft, in_review, accepted, rejected, needs_changes);
+                           the reviewer defaults to $KMOSAIC_REVIEWER
   verify --solution FILE (--task ID | --reference FILE) [--json] [--device auto|cpu|cuda] [--config NAME]
          [--seeds N] [--timing-runs N] [--timeout S] [--memory-mb MB] [--file-mb MB] [--build-cache DIR]
          [--build-cache-max-gb GB] [--no-profile] [--ncu] [--memcheck] [--compile-baseline] [--no-store] [--quiet]

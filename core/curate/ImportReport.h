@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace km {
 
@@ -30,6 +31,8 @@ struct ImportReport {
     int unchanged = 0;
     int skipped = 0;  // unreadable or invalid: see issues
     QList<ImportIssue> issues;
+    QStringList createdIds;  // every task the import added, and every task it changed
+    QStringList updatedIds;
 };
 
 }  // namespace km

@@ -118,10 +118,26 @@ ImportBatch readTasks(const QString& path, TaskFormat format, const ImportOption
     return batch;
 }
 
+namespace {
+QString importReason(const QString& path)
+{
+    return QStringLiteral("import %1").arg(path);
+}
+bool isImportReason(const QString& reason)
+{
+    return reason.startsWith(QLatin1String("import "));
+}
+}  // namespace
+
 Result<ImportReport> importTasks(TaskStore& store, const QString& path, TaskFormat format, const QString& actor,
                                  const Progress& progress, const ImportOptions& options)
 {
-    ImportBatch batch = readTasks(path, format, options);
+    return importBatch(store, readTasks(path, format, options), path, actor, progress);
+}
+
+Result<ImportReport> importBatch(TaskStore& store, const ImportBatch& batch, const QString& path, const QString& actor,
+                                 const Progress& progress)
+{
     ImportReport report;
     report.issues = batch.issues;
     report.skipped = batch.skipped;
@@ -131,21 +147,47 @@ Result<ImportReport> importTasks(TaskStore& store, const QString& path, TaskForm
         if (progress && !progress(from, total))
             break;
         const QList<Task> chunk = batch.tasks.mid(from, kChunk);
-        auto outcomes = store.upsertTasks(chunk, actor, QStringLiteral("import %1").arg(path));
+        auto outcomes = store.upsertTasks(chunk, actor, importReason(path));
         if (!outcomes)
             return outcomes.error();
-        for (UpsertOutcome o : outcomes.value()) {
-            if (o == UpsertOutcome::Created)
+        for (int i = 0; i < outcomes.value().size(); ++i) {
+            const UpsertOutcome o = outcomes.value().at(i);
+            if (o == UpsertOutcome::Created) {
                 ++report.created;
-            else if (o == UpsertOutcome::Updated)
+                report.createdIds.append(chunk.at(i).id);
+            } else if (o == UpsertOutcome::Updated) {
                 ++report.updated;
-            else
+                report.updatedIds.append(chunk.at(i).id);
+            } else {
                 ++report.unchanged;
+            }
         }
     }
     if (progress)
         progress(report.created + report.updated + report.unchanged, total);
     return report;
+}
+
+Result<QStringList> editedSinceImport(TaskStore& store, const QList<Task>& incoming)
+{
+    QStringList out;
+    for (const Task& t : incoming) {
+        auto stored = store.task(t.id);
+        if (!stored)
+            return stored.error();
+        if (!stored.value() || stored.value()->contentHash() == t.contentHash())
+            continue;  // new, or the import would change nothing
+        auto history = store.audit(QStringLiteral("task"), t.id);
+        if (!history)
+            return history.error();
+        bool edited = false;  // the latest content change (created or updated) came from elsewhere than an import
+        for (const AuditEntry& e : history.value())
+            if (e.action == QLatin1String("created") || e.action == QLatin1String("updated"))
+                edited = !isImportReason(e.reason);
+        if (edited)
+            out.append(t.id);
+    }
+    return out;
 }
 
 Result<int> exportTasks(TaskStore& store, const TaskFilter& filter, TaskFormat format, const QString& out)

@@ -28,6 +28,12 @@ using Progress = std::function<bool(int done, int total)>;
 
 Result<ImportReport> importTasks(TaskStore& store, const QString& path, TaskFormat format, const QString& actor,
                                  const Progress& progress = {}, const ImportOptions& options = {});
+// The second half of importTasks, for a caller that read (and perhaps trimmed) the batch first.
+Result<ImportReport> importBatch(TaskStore& store, const ImportBatch& batch, const QString& path, const QString& actor,
+                                 const Progress& progress = {});
+// The ids of the tasks in `incoming` that the import would change and whose stored content was last changed by
+// something other than an import (an edit in the workbench): what a re-import would overwrite.
+Result<QStringList> editedSinceImport(TaskStore& store, const QList<Task>& incoming);
 
 // Folder: writes <out>/<id>/ for each task. Jsonl: writes the file <out>. Returns how many tasks were written.
 Result<int> exportTasks(TaskStore& store, const TaskFilter& filter, TaskFormat format, const QString& out);

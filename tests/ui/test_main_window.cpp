@@ -1,8 +1,10 @@
 // The main window over a store seeded from the bundled tasks: list, search, selection, models under the tester.
+#include "WorkbenchFixture.h"
 #include "curate/BundledTasks.h"
 #include "models/TaskTableModel.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
+#include "views/TransferRunner.h"
 
 #include "curate/TaskToml.h"
 #include "models/FacetFilter.h"
@@ -99,7 +101,8 @@ private Q_SLOTS:
 
     void filtersCombineWithSearchAndShowCounts()
     {
-        ui::MainWindow w(*m_store, *m_settings);
+        test::Workbench b(*m_store, *m_settings);
+        ui::MainWindow& w = b.window;
         w.show();
         auto* table = w.findChild<QTableView*>("taskTable");
         auto* level = w.findChild<QListWidget*>("levelFilter");
@@ -123,7 +126,7 @@ private Q_SLOTS:
         f.presentations = {Presentation::Description};
         const QStringList expected = m_store->matchingIds(f).value();
         QVERIFY(!expected.isEmpty());
-        QStringList visible = w.visibleTaskIds();
+        QStringList visible = b.controller.visibleTaskIds();
         visible.sort();
         QCOMPARE(visible, expected);
 
@@ -140,19 +143,20 @@ private Q_SLOTS:
 
     void reviewFollowsTheFilteredList()
     {
-        ui::MainWindow w(*m_store, *m_settings);
+        test::Workbench b(*m_store, *m_settings);
+        ui::MainWindow& w = b.window;
         w.show();
         check(w.findChild<QListWidget*>("levelFilter"), "Level 3");
         auto* table = w.findChild<QTableView*>("taskTable");
         QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const QStringList visible = w.visibleTaskIds();
+        const QStringList visible = b.controller.visibleTaskIds();
         QVERIFY(visible.size() >= 3);
         QStringList pending;  // the level-3 tasks that still need review, in list order
         for (const QString& id : visible)
             if (ui::ReviewSession::needsReview(m_store->task(id).value()->status))
                 pending.append(id);
         QVERIFY(pending.size() >= 2);
-        w.selectTask(pending[0]);
+        b.controller.selectTask(pending[0]);
         ui::ReviewSession& review = w.findChild<ui::ReviewPanel*>()->session();
         QTRY_COMPARE(review.queue(), visible);  // the queue is the filtered list, in its order
         QCOMPARE(review.currentTaskId(), pending[0]);
@@ -172,9 +176,10 @@ private Q_SLOTS:
 
     void referenceIsSearchable()
     {
-        ui::MainWindow w(*m_store, *m_settings);
+        test::Workbench b(*m_store, *m_settings);
+        ui::MainWindow& w = b.window;
         w.show();
-        w.selectTask("softmax-rows");
+        b.controller.selectTask("softmax-rows");
         auto* tabs = w.findChild<QTabWidget*>("taskTabs");
         auto* reference = w.findChild<QsciScintilla*>("referenceEditor");
         auto* find = w.findChild<QLineEdit*>("referenceFind");
@@ -196,7 +201,8 @@ private Q_SLOTS:
         const QString ini = m_dir.filePath("layout.ini");
         {
             QSettings settings(ini, QSettings::IniFormat);
-            ui::MainWindow w(*m_store, settings);
+            test::Workbench b(*m_store, settings);
+            ui::MainWindow& w = b.window;
             w.show();
             auto* filters = w.findChild<QDockWidget*>("filtersDock");
             QVERIFY(filters && filters->isVisible());
@@ -206,7 +212,8 @@ private Q_SLOTS:
             w.close();  // saves the layout
         }
         QSettings settings(ini, QSettings::IniFormat);
-        ui::MainWindow again(*m_store, settings);
+        test::Workbench b2(*m_store, settings);
+        ui::MainWindow& again = b2.window;
         again.show();
         QVERIFY(!again.findChild<QDockWidget*>("filtersDock")->isVisible());
         QCOMPARE(again.dockWidgetArea(again.findChild<QDockWidget*>("taskDock")), Qt::LeftDockWidgetArea);
@@ -214,10 +221,11 @@ private Q_SLOTS:
 
     void importShowsProgressAndReportAndLosesNothing()
     {
-        ui::MainWindow w(*m_store, *m_settings);
+        test::Workbench b(*m_store, *m_settings);
+        ui::MainWindow& w = b.window;
         w.show();
         const QList<Task> before = m_store->tasks().value();
-        w.startImport(QStringLiteral(KMOSAIC_TEST_DATA) + "/malformed-tasks", TaskFormat::Auto);
+        w.transfers()->startImport(QStringLiteral(KMOSAIC_TEST_DATA) + "/malformed-tasks", TaskFormat::Auto);
         QDialog* report = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((report = w.findChild<QDialog*>("importReport")) != nullptr, 20000);
         auto* summary = report->findChild<QLabel*>("importSummary");
@@ -235,9 +243,9 @@ private Q_SLOTS:
 
         QTemporaryDir out;
         w.findChild<QLineEdit*>("searchBox")->setText("softmax");
-        QTRY_VERIFY(w.visibleTaskIds().size() < int(before.size()));
-        const QStringList visible = w.visibleTaskIds();
-        w.startExport(out.path(), TaskFormat::Folder);
+        QTRY_VERIFY(b.controller.visibleTaskIds().size() < int(before.size()));
+        const QStringList visible = b.controller.visibleTaskIds();
+        w.transfers()->startExport(out.path(), TaskFormat::Folder);
         QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().startsWith("Exported"), 20000);
         QCOMPARE(QDir(out.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), visible.size());
         for (const QString& id : visible)
@@ -247,9 +255,10 @@ private Q_SLOTS:
 
     void editsAreSavedWithAuditAndNeverLostSilently()
     {
-        ui::MainWindow w(*m_store, *m_settings);
+        test::Workbench b(*m_store, *m_settings);
+        ui::MainWindow& w = b.window;
         w.show();
-        w.selectTask("softmax-rows");
+        b.controller.selectTask("softmax-rows");
         auto* tabs = w.findChild<QTabWidget*>("taskTabs");
         tabs->setCurrentWidget(w.findChild<QWidget*>("taskEditor"));  // the editor loads when first shown
         auto* description = w.findChild<QPlainTextEdit*>("descriptionEditor");
@@ -273,7 +282,7 @@ private Q_SLOTS:
             });
         };
         answer(QMessageBox::Cancel);
-        w.selectTask("layernorm");
+        b.controller.selectTask("layernorm");
         QCOMPARE(w.findChild<QTableView*>("taskTable")->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(),
                  QString("softmax-rows"));
         QVERIFY(toml->text().contains("level = \"one\""));
@@ -294,7 +303,7 @@ private Q_SLOTS:
 
         description->setPlainText("throw this away");
         answer(QMessageBox::Discard);
-        w.selectTask("layernorm");
+        b.controller.selectTask("layernorm");
         QTRY_COMPARE(
             w.findChild<QTableView*>("taskTable")->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(),
             QString("layernorm"));
@@ -319,7 +328,8 @@ private Q_SLOTS:
 
     void windowListsSearchesAndShowsTasks()
     {
-        ui::MainWindow w(*m_store, *m_settings);
+        test::Workbench b(*m_store, *m_settings);
+        ui::MainWindow& w = b.window;
         w.show();
         auto* table = w.findChild<QTableView*>("taskTable");
         auto* search = w.findChild<QLineEdit*>("searchBox");
@@ -355,7 +365,7 @@ private Q_SLOTS:
         const QString shots = qEnvironmentVariable("KMOSAIC_SCREENSHOT_DIR");
         if (!shots.isEmpty()) {
             w.resize(1500, 900);
-            w.selectTask("l2-gemm-residual-layernorm");
+            b.controller.selectTask("l2-gemm-residual-layernorm");
             QVERIFY(w.grab().save(shots + "/main-window.png"));
             auto* tabs = w.findChild<QTabWidget*>("taskTabs");
             tabs->setCurrentWidget(w.findChild<QWidget*>("taskEditor"));

@@ -9,6 +9,7 @@ namespace km::ui {
 TransferJob::TransferJob(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<km::ImportReport>();
+    qRegisterMetaType<km::ImportBatch>();
 }
 
 TransferJob::~TransferJob()
@@ -38,6 +39,47 @@ TransferJob* TransferJob::startImport(const QString& storePath, const QString& s
             return;
         }
         auto report = importTasks(*store.value(), source, format, actor, [job](int done, int total) {
+            Q_EMIT job->progress(done, total);
+            return !job->m_cancel.load();
+        });
+        if (report)
+            Q_EMIT job->importFinished(report.value());
+        else
+            Q_EMIT job->failed(report.error().message);
+    });
+    return job;
+}
+
+TransferJob* TransferJob::startScan(const QString& storePath, const QString& source, TaskFormat format, QObject* parent)
+{
+    auto* job = new TransferJob(parent);
+    job->run([job, storePath, source, format] {
+        auto store = TaskStore::open(storePath);
+        if (!store) {
+            Q_EMIT job->failed(store.error().message);
+            return;
+        }
+        ImportBatch batch = readTasks(source, format);
+        auto edited = editedSinceImport(*store.value(), batch.tasks);
+        if (edited)
+            Q_EMIT job->scanned(batch, edited.value());
+        else
+            Q_EMIT job->failed(edited.error().message);
+    });
+    return job;
+}
+
+TransferJob* TransferJob::startImportBatch(const QString& storePath, const ImportBatch& batch, const QString& source,
+                                           const QString& actor, QObject* parent)
+{
+    auto* job = new TransferJob(parent);
+    job->run([job, storePath, batch, source, actor] {
+        auto store = TaskStore::open(storePath);
+        if (!store) {
+            Q_EMIT job->failed(store.error().message);
+            return;
+        }
+        auto report = importBatch(*store.value(), batch, source, actor, [job](int done, int total) {
             Q_EMIT job->progress(done, total);
             return !job->m_cancel.load();
         });

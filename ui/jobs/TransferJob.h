@@ -17,6 +17,11 @@ class TransferJob : public QObject {
 public:
     static TransferJob* startImport(const QString& storePath, const QString& source, TaskFormat format,
                                     const QString& actor, QObject* parent);
+    // An import in two steps, so the user can be asked in between: read the source and find the tasks it would
+    // overwrite that were edited since their last import (scanned), then store a batch (importFinished).
+    static TransferJob* startScan(const QString& storePath, const QString& source, TaskFormat format, QObject* parent);
+    static TransferJob* startImportBatch(const QString& storePath, const ImportBatch& batch, const QString& source,
+                                         const QString& actor, QObject* parent);
     static TransferJob* startExport(const QString& storePath, const TaskFilter& filter, TaskFormat format,
                                     const QString& out, QObject* parent);
     ~TransferJob() override;
@@ -24,6 +29,7 @@ public:
 
 Q_SIGNALS:
     void progress(int done, int total);
+    void scanned(const km::ImportBatch& batch, const QStringList& editedIds);
     void importFinished(const km::ImportReport& report);
     void exportFinished(int count);
     void failed(const QString& message);
@@ -39,3 +45,4 @@ private:
 }  // namespace km::ui
 
 Q_DECLARE_METATYPE(km::ImportReport)
+Q_DECLARE_METATYPE(km::ImportBatch)

@@ -4,17 +4,21 @@ namespace km::ui {
 
 bool FacetFilter::accepts(const TaskSummary& s) const
 {
-    if (!statuses.isEmpty() && !statuses.contains(s.status))
-        return false;
-    if (!levels.isEmpty() && !levels.contains(s.level))
-        return false;
-    if (!categories.isEmpty()) {
-        bool any = false;
-        for (const QString& c : s.categories)
-            any = any || categories.contains(c);
-        if (!any)
-            return false;
-    }
+    return acceptsStatus(s) && acceptsLevel(s) && acceptsCategory(s) && acceptsPresentations(s);
+}
+
+bool FacetFilter::acceptsCategory(const TaskSummary& s) const
+{
+    if (categories.isEmpty())
+        return true;
+    for (const QString& c : s.categories)
+        if (categories.contains(c))
+            return true;
+    return false;
+}
+
+bool FacetFilter::acceptsPresentations(const TaskSummary& s) const
+{
     for (Presentation p : presentations)
         if (!s.shown.has(p))
             return false;
@@ -34,6 +38,30 @@ FacetCounts countFacets(const QList<TaskSummary>& rows, const std::function<bool
         for (Presentation p : allPresentations())
             if (s.shown.has(p))
                 ++c.presentations[p];
+    }
+    return c;
+}
+
+FacetCounts countFacets(const QList<TaskSummary>& rows, const std::function<bool(const TaskSummary&)>& keep,
+                        const FacetFilter& selected)
+{
+    FacetCounts c;
+    for (const TaskSummary& s : rows) {
+        if (keep && !keep(s))
+            continue;
+        const bool status = selected.acceptsStatus(s), level = selected.acceptsLevel(s),
+                   category = selected.acceptsCategory(s), shown = selected.acceptsPresentations(s);
+        if (level && category && shown)
+            ++c.statuses[s.status];
+        if (status && category && shown)
+            ++c.levels[s.level];
+        if (status && level && shown)
+            for (const QString& cat : s.categories)
+                ++c.categories[cat];
+        if (status && level && category && shown)  // an all-of facet narrows: checking p also keeps these
+            for (Presentation p : allPresentations())
+                if (s.shown.has(p))
+                    ++c.presentations[p];
     }
     return c;
 }

@@ -27,6 +27,11 @@ struct FacetFilter {
     QSet<QString> categories;          // any of
     QSet<Presentation> presentations;  // shown to the model: all of
     bool accepts(const TaskSummary& s) const;
+    // Each facet on its own; accepts() is all four.
+    bool acceptsStatus(const TaskSummary& s) const { return statuses.isEmpty() || statuses.contains(s.status); }
+    bool acceptsLevel(const TaskSummary& s) const { return levels.isEmpty() || levels.contains(s.level); }
+    bool acceptsCategory(const TaskSummary& s) const;
+    bool acceptsPresentations(const TaskSummary& s) const;
     bool isEmpty() const
     {
         return statuses.isEmpty() && levels.isEmpty() && categories.isEmpty() && presentations.isEmpty();
@@ -43,5 +48,10 @@ struct FacetCounts {
 
 // Counts over the summaries a predicate keeps (the rows the search matches).
 FacetCounts countFacets(const QList<TaskSummary>& rows, const std::function<bool(const TaskSummary&)>& keep);
+// As faceted search does: each facet's values are counted over the rows the search keeps and every OTHER facet's
+// selection accepts (the presentations, an all-of facet, also its own), so a count says how many rows checking that
+// value would show.
+FacetCounts countFacets(const QList<TaskSummary>& rows, const std::function<bool(const TaskSummary&)>& keep,
+                        const FacetFilter& selected);
 
 }  // namespace km::ui

@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -43,26 +44,31 @@ ReviewPanel::ReviewPanel(ReviewSession& session, QSettings& settings, QWidget* p
     m_task->setObjectName(QStringLiteral("currentTaskLabel"));
     m_task->setWordWrap(true);
     m_task->setTextFormat(Qt::PlainText);
+    m_task->setMinimumHeight(2 * m_task->fontMetrics().lineSpacing());  // "id — title [status]" wraps to two lines
     m_progress->setObjectName(QStringLiteral("progressLabel"));
     m_reasonList->setObjectName(QStringLiteral("reasonList"));
     m_reasonList->setFocusPolicy(Qt::NoFocus);  // digits choose reasons; the list never takes the keys
     m_comment->setObjectName(QStringLiteral("commentEdit"));
     m_comment->setTabChangesFocus(true);
     m_comment->setMaximumHeight(m_comment->fontMetrics().height() * 5);
+    m_comment->setMinimumHeight(m_comment->fontMetrics().height() * 3);
     m_draft->setObjectName(QStringLiteral("draftLabel"));
     m_draft->setWordWrap(true);
     m_message->setObjectName(QStringLiteral("messageLabel"));
     m_message->setWordWrap(true);
 
-    auto* decisions = new QHBoxLayout;
+    // Buttons two by two, so the panel stays narrow enough to sit beside the task view at 1024 px.
+    auto* decisions = new QGridLayout;
+    int slot = 0;
     for (ReviewAction a : {ReviewAction::Accept, ReviewAction::Reject, ReviewAction::NeedsChanges, ReviewAction::Skip,
                            ReviewAction::Undo}) {
         auto* button = new QToolButton(this);
         button->setObjectName(shortcutInfo(a).id + QStringLiteral("Button"));
         button->setDefaultAction(action(a));
-        decisions->addWidget(button);
+        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        decisions->addWidget(button, slot / 2, slot % 2);
+        ++slot;
     }
-    decisions->addStretch();
     auto* saveRow = new QHBoxLayout;
     saveRow->addWidget(m_draft, 1);
     auto* save = new QToolButton(this);
@@ -78,19 +84,28 @@ ReviewPanel::ReviewPanel(ReviewSession& session, QSettings& settings, QWidget* p
     tools->addWidget(edit);
     tools->addStretch();
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_task);
-    layout->addWidget(m_progress);
-    layout->addLayout(decisions);
-    layout->addWidget(new QLabel(tr("Reason"), this));
-    layout->addWidget(m_reasonList);
-    layout->addWidget(new QLabel(tr("Comment"), this));
-    layout->addWidget(m_comment);
-    layout->addLayout(saveRow);
-    layout->addWidget(m_message);
-    layout->addWidget(new QLabel(tr("Decisions of this session (Enter or click: go back to the task)"), this));
-    layout->addWidget(m_recent, 1);
-    layout->addLayout(tools);
+    // Two columns side by side: docked under the list the panel stays short, and its width makes the window take
+    // room from the task view rather than squeeze the list below it.
+    auto* decide = new QVBoxLayout;
+    decide->addWidget(m_task);
+    decide->addWidget(m_progress);
+    decide->addLayout(decisions);
+    decide->addWidget(new QLabel(tr("Reason"), this));
+    decide->addWidget(m_reasonList);
+    decide->addStretch(1);
+    auto* notes = new QVBoxLayout;
+    notes->addWidget(new QLabel(tr("Comment"), this));
+    notes->addWidget(m_comment);
+    notes->addLayout(saveRow);
+    notes->addWidget(m_message);
+    notes->addWidget(new QLabel(tr("Decisions of this session (Enter or click: go back)"), this));
+    notes->addWidget(m_recent, 1);
+    notes->addLayout(tools);
+    auto* columns = new QHBoxLayout(this);
+    columns->setContentsMargins(6, 4, 6, 4);
+    columns->addLayout(decide, 1);
+    columns->addLayout(notes, 1);
+    m_recent->setMinimumHeight(m_recent->fontMetrics().height() * 3);
 
     connect(m_comment, &QPlainTextEdit::textChanged, this, [this] { m_session.setComment(m_comment->toPlainText()); });
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), m_comment);
@@ -182,8 +197,9 @@ void ReviewPanel::applyShortcuts()
         const QString key = keyText(m_shortcuts.key(ReviewAction(int(ReviewAction::Reason1) + i)));
         m_reasonList->addItem(QStringLiteral("%1   %2").arg(key, displayText(m_reasons.at(i))));
     }
-    m_reasonList->setFixedHeight(m_reasonList->sizeHintForRow(0) * int(m_reasons.size()) +
-                                 2 * m_reasonList->frameWidth() + 2);
+    // Before the list is polished its row hint is a few pixels short: never less than a line of text and padding.
+    const int row = std::max(m_reasonList->sizeHintForRow(0), m_reasonList->fontMetrics().height() + 4);
+    m_reasonList->setFixedHeight(row * int(m_reasons.size()) + 2 * m_reasonList->frameWidth() + 2);
     if (m_help)
         m_help->setContent(m_shortcuts, m_reasons);
     showDraft();

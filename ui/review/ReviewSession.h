@@ -47,6 +47,7 @@ public:
     ReviewSession(TaskStore& store, QString reviewer, QObject* parent = nullptr);
 
     const QString& reviewer() const { return m_reviewer; }
+    void setReviewer(const QString& name) { m_reviewer = name; }  // the next decisions and undos carry it
     static bool needsReview(ReviewStatus s);
 
     // Reads the statuses of these tasks (ids the store lacks are dropped). The current task stays when it is in the

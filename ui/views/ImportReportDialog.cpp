@@ -3,12 +3,15 @@
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace km::ui {
 
-ImportReportDialog::ImportReportDialog(const QString& source, const ImportReport& r, QWidget* parent) : QDialog(parent)
+ImportReportDialog::ImportReportDialog(const QString& source, const ImportReport& r, const QStringList& kept,
+                                       QWidget* parent)
+    : QDialog(parent)
 {
     setObjectName(QStringLiteral("importReport"));
     setWindowTitle(tr("Import of %1").arg(source));
@@ -19,6 +22,18 @@ ImportReportDialog::ImportReportDialog(const QString& source, const ImportReport
                                    .arg(r.skipped),
                                this);
     summary->setObjectName(QStringLiteral("importSummary"));
+    // Every task the import touched, by name: an update may have replaced text someone relied on.
+    QStringList lines;
+    for (const QString& id : r.updatedIds)
+        lines.append(tr("updated\t%1").arg(id));
+    for (const QString& id : r.createdIds)
+        lines.append(tr("new\t%1").arg(id));
+    for (const QString& id : kept)
+        lines.append(tr("kept\t%1 (edited in the workbench; not overwritten)").arg(id));
+    auto* changes = new QPlainTextEdit(lines.join(QLatin1Char('\n')), this);
+    changes->setObjectName(QStringLiteral("importChanges"));
+    changes->setReadOnly(true);
+    changes->setVisible(!lines.isEmpty());
     auto* issues = new QTableWidget(int(r.issues.size()), 4, this);
     issues->setObjectName(QStringLiteral("importIssues"));
     issues->setHorizontalHeaderLabels({tr("Severity"), tr("File"), tr("Line"), tr("Reason")});
@@ -40,11 +55,12 @@ ImportReportDialog::ImportReportDialog(const QString& source, const ImportReport
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary);
+    layout->addWidget(changes, 1);
     if (r.issues.isEmpty())
         issues->hide();
     layout->addWidget(issues, 1);
     layout->addWidget(buttons);
-    resize(900, r.issues.isEmpty() ? 120 : 420);
+    resize(900, r.issues.isEmpty() && lines.isEmpty() ? 120 : 420);
 }
 
 }  // namespace km::ui

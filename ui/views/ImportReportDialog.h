@@ -1,5 +1,6 @@
 #pragma once
-// Shows what an import did: counts, and every problem with its file, line and reason. GUI thread.
+// Shows what an import did: counts, every task it added or changed (and those it left alone to keep edits made in
+// the workbench), and every problem with its file, line and reason. GUI thread.
 
 #include "curate/ImportReport.h"
 
@@ -10,7 +11,8 @@ namespace km::ui {
 class ImportReportDialog : public QDialog {
     Q_OBJECT
 public:
-    ImportReportDialog(const QString& source, const ImportReport& report, QWidget* parent = nullptr);
+    ImportReportDialog(const QString& source, const ImportReport& report, const QStringList& kept = {},
+                       QWidget* parent = nullptr);
 };
 
 }  // namespace km::ui

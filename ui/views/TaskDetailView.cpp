@@ -126,6 +126,9 @@ void TaskDetailView::clear()
     m_spec->clear();
     m_metadata->clear();
     m_history->setRowCount(0);
+    m_editor->clear();  // nothing to edit, and nothing a Save could write to the task shown before
+    m_task = Task{};
+    m_historyEntries.clear();
     m_renderedTabs.clear();
     m_loading = false;
 }

@@ -85,11 +85,21 @@ void TaskEditor::setTask(const Task& task)
     m_reference->setText(task.reference);
     m_spec->setPlainText(task.spec);
     m_loading = false;
+    setEnabled(true);
     showMessage({}, false);
     if (m_dirty) {
         m_dirty = false;
         Q_EMIT dirtyChanged(false);
     }
+}
+
+void TaskEditor::clear()
+{
+    setTask(Task{});
+    m_loading = true;
+    m_toml->clear();  // an empty task still writes a task.toml skeleton
+    m_loading = false;
+    setEnabled(false);
 }
 
 void TaskEditor::markDirty()
@@ -108,6 +118,8 @@ void TaskEditor::showMessage(const QString& text, bool error)
 
 std::variant<Task, QString> TaskEditor::editedTask() const
 {
+    if (m_original.id.isEmpty())
+        return tr("No task is selected: there is nothing to save");
     TomlError terr;
     const auto doc = parseToml(m_toml->text().toUtf8(), &terr);
     if (!doc)

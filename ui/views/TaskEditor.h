@@ -18,7 +18,8 @@ class TaskEditor : public QWidget {
     Q_OBJECT
 public:
     explicit TaskEditor(QWidget* parent = nullptr);
-    void setTask(const Task& task);  // loads it and clears the unsaved state
+    void setTask(const Task& task);  // loads it, clears the unsaved state and enables editing
+    void clear();                    // no task: empty, unsaved state cleared, disabled
     const QString& taskId() const { return m_original.id; }
     bool isDirty() const { return m_dirty; }
     // The edited task, or what is wrong ("task.toml:4: 'level': expected an integer 1-4").

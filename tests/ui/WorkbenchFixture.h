@@ -1,0 +1,86 @@
+#pragma once
+// The workbench as the app builds it (controller, then window) over a store seeded from the bundled tasks, and
+// helpers to answer the dialogs it opens; for the UI tests.
+
+#include "controller/WorkbenchController.h"
+#include "curate/BundledTasks.h"
+#include "models/TaskTableModel.h"
+#include "store/TaskStore.h"
+#include "views/MainWindow.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QMessageBox>
+#include <QPointer>
+#include <QSettings>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+#include <memory>
+
+namespace km::test {
+
+struct Workbench {
+    ui::WorkbenchController controller;
+    ui::MainWindow window;
+    Workbench(TaskStore& store, QSettings& settings, const QString& reviewer = QStringLiteral("tester"))
+        : controller(store, reviewer)
+        , window(controller, settings)
+    {
+    }
+    QTableView* table() const { return window.findChild<QTableView*>(QStringLiteral("taskTable")); }
+    QString tableTask() const { return table()->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(); }
+    QStringList selectedTasks() const
+    {
+        QStringList ids;
+        for (const QModelIndex& i : table()->selectionModel()->selectedRows())
+            ids.append(i.data(ui::TaskTableModel::TaskIdRole).toString());
+        return ids;
+    }
+};
+
+inline std::unique_ptr<TaskStore> seededStore(const QTemporaryDir& dir, const QString& name = "ui.sqlite")
+{
+    auto s = TaskStore::open(dir.filePath(name));
+    if (!s.ok())
+        return nullptr;
+    std::unique_ptr<TaskStore> store = std::move(s).value();
+    auto seeded = seedIfEmpty(*store, QStringLiteral(KMOSAIC_TASKS_DIR), QStringLiteral("tester"));
+    if (!seeded.ok() || !seeded.value().has_value())
+        return nullptr;
+    return store;
+}
+
+// Clicks `button` of the next modal message box, checked by object name, as soon as it shows (within 10 s): the
+// question may come in this event-loop turn or a later one (a mouse click in QTest runs the loop first).
+// Returns the watcher, stopped once it has answered (see answered()).
+inline QPointer<QTimer> answerBox(const QString& objectName, QMessageBox::StandardButton button)
+{
+    auto* poll = new QTimer(qApp);
+    auto* deadline = new QDeadlineTimer(10000);
+    poll->setInterval(5);
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, deadline, objectName, button] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box && !deadline->hasExpired())
+            return;
+        poll->stop();
+        poll->deleteLater();
+        delete deadline;
+        QVERIFY2(box && box->objectName() == objectName,
+                 qPrintable("expected the question " + objectName + ", found " +
+                            (QApplication::activeModalWidget() ? QApplication::activeModalWidget()->objectName()
+                                                               : QString("no modal window"))));
+        box->button(button)->click();
+    });
+    poll->start();
+    return poll;
+}
+
+inline bool answered(const QPointer<QTimer>& watcher)
+{
+    return !watcher || !watcher->isActive();
+}
+
+}  // namespace km::test

@@ -1,0 +1,85 @@
+#pragma once
+// The workbench's controller: owns the task list models, the review session and the current task; answers the
+// views' requests (search, facets, select, save) through a TaskRepository. No widgets. GUI thread.
+
+#include "controller/TaskRepository.h"
+#include "models/FacetFilter.h"
+
+#include <QObject>
+#include <functional>
+#include <optional>
+
+namespace km::ui {
+
+class ReviewSession;
+class TaskFilterProxyModel;
+class TaskTableModel;
+
+class WorkbenchController : public QObject {
+    Q_OBJECT
+public:
+    // reviewer: the name on every decision and edit (see ReviewerIdentity).
+    WorkbenchController(TaskStore& store, QString reviewer, QObject* parent = nullptr);
+    ~WorkbenchController() override;
+
+    TaskTableModel* taskModel() const { return m_model; }
+    TaskFilterProxyModel* visibleTasks() const { return m_proxy; }  // what the task table shows
+    ReviewSession& review() const { return *m_review; }
+    TaskRepository& repository() { return m_repo; }
+    const QString& reviewer() const { return m_reviewer; }
+
+    const QString& currentTaskId() const { return m_current; }
+    const std::optional<Task>& currentTask() const { return m_task; }  // as stored; empty when none is current
+    const QList<AuditEntry>& currentHistory() const { return m_history; }
+    QStringList visibleTaskIds() const;  // the filtered rows, in display order
+    const FacetCounts& facetCounts() const { return m_counts; }
+    const QString& searchText() const { return m_search; }
+
+    // Asked before the current task changes: dirty() says whether edits are pending, settle() asks the user to save
+    // or drop them (false: stay on the task).
+    void setEditGuard(std::function<bool()> dirty, std::function<bool()> settle);
+
+public Q_SLOTS:
+    void reload();  // rereads every summary, and the current task unless it has pending edits
+    void setSearchText(const QString& text);
+    void setFacets(const km::ui::FacetFilter& facets);
+    bool selectTask(const QString& id);  // false when the user stayed on the task with the edits
+    Result<UpsertOutcome> saveEdit(const Task& edited);
+    void setShown(const QString& taskId, km::PresentationSet shown);
+    void setReviewer(const QString& name);
+
+Q_SIGNALS:
+    // The current task, again after a refused change so a view can put its selection back.
+    void currentTaskChanged(const QString& id);
+    void taskLoaded();                         // currentTask() and currentHistory() were (re)read or cleared
+    void listChanged(int visible, int total);  // the filter or the rows changed; facetCounts() too
+    void message(const QString& text);         // for the status bar
+    void reviewerChanged(const QString& name);
+
+private:
+    void applyFilter();
+    void keepCurrentVisible();
+    void loadTask(const QString& id);
+    void refreshTask(const QString& id);  // one row from the store, after a decision
+    void followReview(const QString& id);
+    void scheduleQueueUpdate();
+    void fail(const QString& what, const QString& message);
+
+    StoreRepository m_repo;
+    QString m_reviewer;
+    TaskTableModel* m_model;
+    TaskFilterProxyModel* m_proxy;
+    ReviewSession* m_review;
+    std::function<bool()> m_dirty;
+    std::function<bool()> m_settle;
+    QString m_search;
+    FacetFilter m_facets;
+    FacetCounts m_counts;
+    QString m_current;
+    std::optional<Task> m_task;
+    QList<AuditEntry> m_history;
+    bool m_queueUpdatePending = false;
+    bool m_saving = false;
+};
+
+}  // namespace km::ui
