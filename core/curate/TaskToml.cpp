@@ -27,7 +27,7 @@ namespace {
 
 // Converts every value it can; each value it cannot (inf, nan, dates) is an error, and conversion goes on.
 struct Converter {
-    TomlDocument* doc;
+    TomlDocument* doc = nullptr;
     QList<TomlError> errors;
 
     int lineOf(const toml::node& n) { return int(n.source().begin.line); }
