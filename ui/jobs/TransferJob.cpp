@@ -28,28 +28,6 @@ void TransferJob::run(std::function<void()> work)
     m_thread->start();
 }
 
-TransferJob* TransferJob::startImport(const QString& storePath, const QString& source, TaskFormat format,
-                                      const QString& actor, QObject* parent)
-{
-    auto* job = new TransferJob(parent);
-    job->run([job, storePath, source, format, actor] {
-        auto store = TaskStore::open(storePath);  // one connection per thread
-        if (!store) {
-            Q_EMIT job->failed(store.error().message);
-            return;
-        }
-        auto report = importTasks(*store.value(), source, format, actor, [job](int done, int total) {
-            Q_EMIT job->progress(done, total);
-            return !job->m_cancel.load();
-        });
-        if (report)
-            Q_EMIT job->importFinished(report.value());
-        else
-            Q_EMIT job->failed(report.error().message);
-    });
-    return job;
-}
-
 TransferJob* TransferJob::startScan(const QString& storePath, const QString& source, TaskFormat format, QObject* parent)
 {
     auto* job = new TransferJob(parent);

@@ -15,8 +15,6 @@ namespace km::ui {
 class TransferJob : public QObject {
     Q_OBJECT
 public:
-    static TransferJob* startImport(const QString& storePath, const QString& source, TaskFormat format,
-                                    const QString& actor, QObject* parent);
     // An import in two steps, so the user can be asked in between: read the source and find the tasks it would
     // overwrite that were edited since their last import (scanned), then store a batch (importFinished).
     static TransferJob* startScan(const QString& storePath, const QString& source, TaskFormat format, QObject* parent);
