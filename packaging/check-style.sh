@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The style gates of CI, run by .ci/run before the build workflows; exit 1 on any violation.
 #   format: clang-format --dry-run -Werror over every tracked C++ file of core/ ui/ app/ tests/ bench/ (.clang-format)
-#   tidy:   clang-tidy, warnings as errors (.clang-tidy), over every source file of core/, from the compile commands
-#           of the core-only preset (configured here into build/core-only when it is not yet)
+#   tidy:   clang-tidy, warnings as errors (.clang-tidy), over every source file of core/ and app/cli/, from the
+#           compile commands of the core-only preset (configured here into build/core-only when it is not yet)
 # usage: packaging/check-style.sh [format|tidy|all]   (default all)
 # Environment: KMOSAIC_TIDY_JOBS (default: the number of cores), KMOSAIC_TIDY_BUILD (a configured build folder whose
 # compile_commands.json to use instead of build/core-only).
@@ -32,11 +32,11 @@ if [ "$what" != format ]; then
         [ -z "${KMOSAIC_TIDY_BUILD:-}" ] || { echo "check-style: no $build/compile_commands.json" >&2; exit 1; }
         cmake --preset core-only > /dev/null
     fi
-    mapfile -t srcs < <(git ls-files -- 'core/*.cpp')
+    mapfile -t srcs < <(git ls-files -- 'core/*.cpp' 'app/cli/*.cpp')
     jobs=${KMOSAIC_TIDY_JOBS:-$(nproc)}
     logs=$(mktemp -d)
     trap 'rm -rf "$logs"' EXIT
-    echo "check-style: $(clang-tidy --version | grep -o 'LLVM version [0-9.]*') over ${#srcs[@]} files of core/, $jobs jobs"
+    echo "check-style: $(clang-tidy --version | grep -o 'LLVM version [0-9.]*') over ${#srcs[@]} files of core/ and app/cli/, $jobs jobs"
     start=$(date +%s)
     printf '%s\0' "${srcs[@]}" | xargs -0 -P "$jobs" -I{} sh -c \
         'clang-tidy -p "$1" --quiet "$2" > "$3/$(printf %s "$2" | tr / _).log" 2>&1 || printf "%s\n" "$2" >> "$3/failed"' \
