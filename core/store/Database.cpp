@@ -238,17 +238,44 @@ Status Database::execAll(const QStringList& statements)
     return {};
 }
 
+static QString savepointName(int depth)
+{
+    return QStringLiteral("km_nested_%1").arg(depth);
+}
+
 Status Database::begin()
 {
-    return execAll({QStringLiteral("BEGIN IMMEDIATE")});
+    const QString sql =
+        m_depth == 0 ? QStringLiteral("BEGIN IMMEDIATE") : QStringLiteral("SAVEPOINT ") + savepointName(m_depth);
+    Status s = execAll({sql});
+    if (s)
+        ++m_depth;
+    return s;
 }
 Status Database::commit()
 {
-    return execAll({QStringLiteral("COMMIT")});
+    if (m_depth == 0)
+        return execAll({QStringLiteral("COMMIT")});  // reports SQLite's "no transaction is active"
+    const int depth = --m_depth;
+    if (depth == 0) {
+        Status s = execAll({QStringLiteral("COMMIT")});
+        if (!s)
+            (void)execAll({QStringLiteral("ROLLBACK")});  // never leave the failed transaction open
+        return s;
+    }
+    return execAll({QStringLiteral("RELEASE ") + savepointName(depth)});
 }
 void Database::rollback()
 {
-    (void)execAll({QStringLiteral("ROLLBACK")});
+    if (m_depth == 0)
+        return;
+    const int depth = --m_depth;
+    if (depth == 0) {
+        (void)execAll({QStringLiteral("ROLLBACK")});
+        return;
+    }
+    (void)execAll(
+        {QStringLiteral("ROLLBACK TO ") + savepointName(depth), QStringLiteral("RELEASE ") + savepointName(depth)});
 }
 
 }  // namespace km::store

@@ -32,9 +32,13 @@ public:
     Status execAll(const QStringList& statements);
 
     // BEGIN IMMEDIATE: takes the write lock up front, so a writer waits (busy timeout) instead of failing midway.
+    // Inside an open transaction, begin() opens a savepoint instead, so a store call that makes its own transaction
+    // can run inside the caller's: commit() releases the savepoint, rollback() undoes only what followed it.
     Status begin();
     Status commit();
     void rollback();
+    // 0 when no transaction is open.
+    int transactionDepth() const { return m_depth; }
 
 private:
     Database(QString path, QString connectionName);
@@ -45,6 +49,7 @@ private:
     QString m_path;
     QString m_connectionName;
     bool m_readOnly = false;
+    int m_depth = 0;
 };
 
 // Commits on commit(), rolls back when destroyed uncommitted: no early return leaves a transaction open.

@@ -200,6 +200,23 @@ Result<Verdict> VerdictStore::addVerdict(qint64 solutionId, const Verdict& given
     return stored;
 }
 
+Result<Verdict> VerdictStore::recordVerified(const QString& taskId, const QString& code, const QString& origin,
+                                             const Verdict& v, const QString& actor)
+{
+    store::Transaction tx(m_db);
+    if (!tx.started())
+        return tx.started().error();
+    auto solution = addSolution(taskId, code, origin, actor);
+    if (!solution)
+        return solution.error();
+    auto stored = addVerdict(solution.value().id, v, actor);
+    if (!stored)
+        return stored.error();
+    if (Status s = tx.commit(); !s)
+        return s.error();
+    return stored;
+}
+
 Result<std::optional<Verdict>> VerdictStore::verdict(qint64 id)
 {
     auto q =

@@ -33,6 +33,10 @@ public:
     // diagnostics go into the evidence column beside the harness's evidence, whose keys must not be theirs.
     // A verdict without a time gets the current one. Returns the verdict as stored (id, solution id, time).
     Result<Verdict> addVerdict(qint64 solutionId, const Verdict& v, const QString& actor);
+    // addSolution and addVerdict in one transaction: either both rows (and their audit entries) are stored or
+    // neither is. Returns the verdict as stored; its solutionId names the solution row.
+    Result<Verdict> recordVerified(const QString& taskId, const QString& code, const QString& origin, const Verdict& v,
+                                   const QString& actor);
 
     Result<std::optional<Verdict>> verdict(qint64 id);
     Result<std::optional<Solution>> solution(qint64 id);

@@ -265,6 +265,59 @@ private Q_SLOTS:
         QCOMPARE(scalar(store->database(), "SELECT count(*) FROM audit_log"), audit + 1);  // the one solution
     }
 
+    void recordVerifiedIsOneTransaction()
+    {
+        auto store = seededStore();
+        QVERIFY(store);
+        VerdictStore verdicts(store->database());
+        auto stored = verdicts.recordVerified("relu", "abc", "agent", fullVerdict(), "ann");
+        VERIFY_OK(stored);
+        QVERIFY(stored->solutionId > 0);
+        QCOMPARE(verdicts.solution(stored->solutionId).value().value().code, QString("abc"));
+        QCOMPARE(scalar(store->database(), "SELECT count(*) FROM verdicts"), qint64(1));
+        QCOMPARE(store->database().transactionDepth(), 0);
+
+        // A verdict refused after its solution was written leaves neither row (nor audit entry) behind.
+        const qint64 audit = scalar(store->database(), "SELECT count(*) FROM audit_log");
+        Verdict reserved = fullVerdict();
+        reserved.evidence.insert("findings", QVariantList{});
+        auto refused = verdicts.recordVerified("relu", "other code", "agent", reserved, "ann");
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains("must not carry 'findings'"), qPrintable(refused.error().message));
+        QCOMPARE(scalar(store->database(), "SELECT count(*) FROM solutions"), qint64(1));
+        QCOMPARE(scalar(store->database(), "SELECT count(*) FROM verdicts"), qint64(1));
+        QCOMPARE(scalar(store->database(), "SELECT count(*) FROM audit_log"), audit);
+        QCOMPARE(store->database().transactionDepth(), 0);
+    }
+
+    void nestedTransactionRollsBackOnlyItsPart()
+    {
+        auto store = seededStore();
+        QVERIFY(store);
+        store::Database& db = store->database();
+        VerdictStore verdicts(db);
+        {
+            store::Transaction outer(db);
+            VERIFY_OK(outer.started());
+            VERIFY_OK(verdicts.addSolution("relu", "kept", "manual", "ann"));
+            {
+                store::Transaction inner(db);
+                VERIFY_OK(inner.started());
+                QCOMPARE(db.transactionDepth(), 2);
+                VERIFY_OK(db.exec("DELETE FROM solutions"));
+            }  // rolled back: the delete is undone, the outer insert stays
+            QCOMPARE(scalar(db, "SELECT count(*) FROM solutions"), qint64(1));
+            VERIFY_OK(outer.commit());
+        }
+        QCOMPARE(db.transactionDepth(), 0);
+        QCOMPARE(scalar(db, "SELECT count(*) FROM solutions"), qint64(1));
+        {
+            store::Transaction outer(db);
+            VERIFY_OK(verdicts.addSolution("relu", "dropped", "manual", "ann"));
+        }  // the outer rollback undoes the inner store call's own (committed) savepoint too
+        QCOMPARE(scalar(db, "SELECT count(*) FROM solutions"), qint64(1));
+    }
+
     void statusOutsideTaxonomyIsImpossible()
     {
         auto store = seededStore();
