@@ -1,17 +1,17 @@
 // kmosaic agent run / resume: options into an AgentSetup, the jobs, the runner, a progress line, a summary table.
-#include "agent/AgentRunner.h"
-#include "agent/ReplySource.h"
 #include "cli/AgentCommands.h"
-#include "cli/AgentProvider.h"
+#include "agent/ProviderFile.h"
 #include "cli/AgentText.h"
+#include "cli/Commands.h"
 #include "cli/Options.h"
 #include "cli/StoreOpener.h"
 #include "store/Database.h"
 #include "store/TaskStore.h"
+#include "services/AgentLaunchService.h"
+#include "services/VerificationService.h"
 #include "store/TrajectoryStore.h"
 #include "util/InterruptGuard.h"
 #include "util/Json.h"
-#include "verify/LocalExecutor.h"
 
 #include <QStandardPaths>
 
@@ -148,31 +148,47 @@ Result<Parsed> parseSetup(const QCommandLineParser& p)
 }
 
 int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& p, const Parsed& parsed,
-            const QList<AgentJob>& jobs, const AgentRunner::SourceFactory& sources, Io io)
+            const QList<AgentJob>& jobs, const ReplySourceSpec& source, Io io)
 {
-    LocalExecutor executor(harnessLaunch({}));
-    Verifier verifier(executor);
-    AgentRunner runner(verifier, store.database().path(), parsed.setup, sources, defaultActor());
+    ExecutorSettings one;
+    one.singleWorker = true;  // agent runs verify through one local worker
+    auto executor = makeExecutor(one, io.err);
+    if (!executor) {
+        io.err << "kmosaic " << command << ": " << executor.error().message << "\n";
+        return Failed;
+    }
+    VerificationService verification(std::move(executor).value(), store.database(), defaultActor());
+    AgentLaunchService launcher(verification, store.database(), defaultActor());
     const bool quiet = p.isSet(QStringLiteral("quiet"));
     int ended = 0;
-    QObject::connect(&runner, &AgentRunner::runStarted, &runner, [&](const QString& task, qint64 id) {
-        if (!quiet)
-            io.err << "kmosaic agent: run " << id << " on " << task << " started\n" << Qt::flush;
-    });
-    QObject::connect(&runner, &AgentRunner::stepRecorded, &runner, [&](const AgentRun& run, const TrajectoryStep& s) {
-        if (!quiet)
-            io.err << "kmosaic agent: [" << ended << "/" << jobs.size() << " runs done] " << stepLine(run, s) << "\n"
-                   << Qt::flush;
-    });
-    QObject::connect(&runner, &AgentRunner::runEnded, &runner, [&](const AgentOutcome&) { ++ended; });
+    QObject::connect(&launcher, &AgentLaunchService::runStarted, &launcher,
+                     [&](quint64, const QString& task, qint64 id) {
+                         if (!quiet)
+                             io.err << "kmosaic agent: run " << id << " on " << task << " started\n" << Qt::flush;
+                     });
+    QObject::connect(&launcher, &AgentLaunchService::stepRecorded, &launcher,
+                     [&](quint64, const AgentRun& run, const TrajectoryStep& s) {
+                         if (!quiet)
+                             io.err << "kmosaic agent: [" << ended << "/" << jobs.size() << " runs done] "
+                                    << stepLine(run, s) << "\n"
+                                    << Qt::flush;
+                     });
+    QObject::connect(&launcher, &AgentLaunchService::runEnded, &launcher,
+                     [&](quint64, const AgentOutcome&) { ++ended; });
     InterruptGuard interrupt;
-    QObject::connect(&interrupt, &InterruptGuard::interrupted, &runner, [&](int) {
+    QObject::connect(&interrupt, &InterruptGuard::interrupted, &launcher, [&](int) {
         io.err << "kmosaic agent: interrupted: each run stops after its current step and ends cancelled (resumable: "
                   "kmosaic agent resume ID); runs not started are dropped. Ctrl-C again stops now.\n"
                << Qt::flush;
-        runner.cancelAll();
+        launcher.cancelAll();
     });
-    const QList<AgentOutcome> outcomes = runner.runAndWait(jobs, parsed.concurrency);
+    LaunchSpec spec{jobs, parsed.setup, source, parsed.concurrency};
+    auto launched = launcher.launchAndWait(spec);
+    if (!launched) {
+        io.err << "kmosaic " << command << ": " << launched.error().message << "\n";
+        return Failed;
+    }
+    const QList<AgentOutcome>& outcomes = launched.value();
     printOutcomes(outcomes, p.isSet(QStringLiteral("json")), io);
     int code = Ok;
     for (const AgentOutcome& o : outcomes) {
@@ -251,20 +267,20 @@ int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io)
         io.err << "kmosaic agent run: no task matches\n";
         return Failed;
     }
-    (void)TrajectoryStore(store.database()).markDeadRunsInterrupted();
     QList<AgentJob> jobs;
     for (const Task& t : tasks.value())
         jobs.append({t, 0});
-    const QString dir = p.value(QStringLiteral("manual"));
-    const QString cmd = p.value(QStringLiteral("manual-cmd"));
-    AgentRunner::SourceFactory factory = [=](const AgentJob&, const AgentRun*) -> Result<std::unique_ptr<ReplySource>> {
-        if (provider)
-            return makeLlmReplySource(provider->config, provider->sampling);
-        if (!dir.isEmpty())
-            return makeManualDirSource(dir);
-        return makeManualCommandSource(cmd);
-    };
-    return runJobs(store, QStringLiteral("agent run"), p, parsed.value(), jobs, factory, io);
+    ReplySourceSpec source;
+    if (provider) {
+        source.provider = provider;
+    } else if (p.isSet(QStringLiteral("manual"))) {
+        source.kind = ReplySourceSpec::Kind::ManualFolder;
+        source.folder = p.value(QStringLiteral("manual"));
+    } else {
+        source.kind = ReplySourceSpec::Kind::ManualCommand;
+        source.command = p.value(QStringLiteral("manual-cmd"));
+    }
+    return runJobs(store, QStringLiteral("agent run"), p, parsed.value(), jobs, source, io);
 }
 
 int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io)
@@ -312,13 +328,10 @@ int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io)
         parsed.value().setup.secrets = providerSecrets(provider.value()->config);
         scrubLogMessages(parsed.value().setup.secrets);
     }
-    AgentRunner::SourceFactory factory =
-        [llm = provider.value()](const AgentJob&, const AgentRun* r) -> Result<std::unique_ptr<ReplySource>> {
-        if (llm)
-            return makeLlmReplySource(llm->config, llm->sampling);
-        return replySourceFromSettings(r->settings.value(QStringLiteral("source")).toMap());
-    };
-    return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{*task.value(), id}}, factory,
+    ReplySourceSpec source;
+    source.kind = ReplySourceSpec::Kind::Recorded;
+    source.provider = provider.value();
+    return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{*task.value(), id}}, source,
                    io);
 }
 

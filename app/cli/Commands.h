@@ -10,6 +10,7 @@
 namespace km {
 class TaskStore;
 class Executor;
+struct ExecutorSettings;
 }  // namespace km
 
 namespace km::cli {
@@ -29,10 +30,8 @@ int poolServeCommand(StoreOpener& opener, const QStringList& args, Io io);
 int poolStatusCommand(StoreOpener& opener, const QStringList& args, Io io);
 int gpusCommand(StoreOpener& opener, const QStringList& args, Io io);
 
-// The executor of `verify` and `pool serve` on this machine: one worker per GPU chosen by `gpus` ("all", a list of
-// indices; empty: every visible GPU unless `device` is cpu, and one plain worker where nvidia-smi finds none).
-// An error of code InvalidInput is bad usage. `log` gets notes on CUDA_VISIBLE_DEVICES.
-Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QString& device, QTextStream* log,
-                                                int workersPerGpu = 1);
+// The executor the settings name, built through the core's ExecutorFactory (waiting for GPU discovery: this is the
+// command line). An error of code InvalidInput is bad usage. `log` gets the notes on CUDA_VISIBLE_DEVICES.
+Result<std::unique_ptr<Executor>> makeExecutor(const ExecutorSettings& settings, QTextStream& log);
 
 }  // namespace km::cli

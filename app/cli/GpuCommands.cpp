@@ -1,33 +1,18 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
 #include "util/Json.h"
+#include "services/ExecutorFactory.h"
 #include "verify/GpuDiscovery.h"
-#include "verify/LocalExecutor.h"
-#include "verify/MultiGpuExecutor.h"
 
 namespace km::cli {
 
-Result<std::unique_ptr<Executor>> localExecutor(const QString& gpus, const QString& device, QTextStream* log,
-                                                int workersPerGpu)
+Result<std::unique_ptr<Executor>> makeExecutor(const ExecutorSettings& settings, QTextStream& log)
 {
-    // The CPU path, and every machine where nvidia-smi finds no GPU, keep the one worker they always had.
-    if (gpus.isEmpty() && device == QLatin1String("cpu"))
-        return std::unique_ptr<Executor>(std::make_unique<LocalExecutor>(harnessLaunch({})));
-    QString note;
-    auto visible = visibleGpus(&note);
-    if (!note.isEmpty() && log)
-        *log << "kmosaic: " << note << "\n";
-    if (gpus.isEmpty() && (!visible || visible->isEmpty()))
-        return std::unique_ptr<Executor>(std::make_unique<LocalExecutor>(harnessLaunch({})));
-    if (!visible)
-        return makeError(visible.error().code, QStringLiteral("--gpus: ") + visible.error().message);
-    auto chosen = selectGpus(visible.value(), gpus.isEmpty() ? QStringLiteral("all") : gpus);
-    if (!chosen)
-        return chosen.error();
-    // With --device cpu (and --gpus given) the workers verify on the CPU: one per "GPU" all the same (tests).
-    return std::unique_ptr<Executor>(std::make_unique<MultiGpuExecutor>(
-        chosen.value(), harnessLaunch({}),
-        device == QLatin1String("cpu") ? QStringLiteral("cpu") : QStringLiteral("cuda"), workersPerGpu));
+    ExecutorFactory factory(harnessLaunch({}));
+    auto made = factory.createAndWait(settings);
+    if (!factory.note().isEmpty())
+        log << "kmosaic: " << factory.note() << "\n";
+    return made;
 }
 
 int gpusCommand(StoreOpener&, const QStringList& args, Io io)

@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "services/ExecutorFactory.h"
 #include "util/Json.h"
 #include "verify/LocalExecutor.h"
 #include "verify/MultiGpuExecutor.h"
@@ -64,8 +65,11 @@ int poolServeCommand(StoreOpener&, const QStringList& args, Io io)
         return Usage;
     }
     const QString path = socketOption(p);
-    auto local =
-        localExecutor(p.value(QStringLiteral("gpus")), p.value(QStringLiteral("device")), &io.err, perGpu.value());
+    ExecutorSettings settings;
+    settings.device = device;
+    settings.gpus = p.value(QStringLiteral("gpus"));
+    settings.workersPerGpu = perGpu.value();
+    auto local = makeExecutor(settings, io.err);
     if (!local) {
         io.err << "kmosaic pool serve: " << local.error().message << "\n";
         return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;

@@ -6,15 +6,11 @@
 #include "cli/VerdictText.h"
 #include "curate/TaskFolder.h"
 #include "store/TaskStore.h"
-#include "store/VerdictStore.h"
 #include "util/Json.h"
-#include "verify/LocalExecutor.h"
+#include "services/VerificationService.h"
 #include "verify/MultiGpuExecutor.h"
-#include "verify/PoolExecutor.h"
-#include "verify/PoolProtocol.h"
 #include "verify/Prebuilder.h"
 #include "verify/VerdictJson.h"
-#include "verify/Verifier.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -288,31 +284,22 @@ int verifyCommand(StoreOpener& opener, const QStringList& args, Io io)
             it.stored = false;
     }
 
-    std::unique_ptr<Executor> executor;
-    if (!poolPath.isEmpty()) {
-        auto client = std::make_unique<PoolExecutor>();
-        const Status connected =
-            client->connectTo(poolPath == QLatin1String("auto") ? pool::defaultSocketPath() : poolPath);
-        if (!connected) {
-            io.err << "kmosaic verify: " << connected.error().message << "\n";
-            return Failed;
-        }
-        executor = std::move(client);
-    } else {
-        auto local = localExecutor(p.value(QStringLiteral("gpus")), options->device, &io.err, perGpu.value());
-        if (!local) {
-            io.err << "kmosaic verify: " << local.error().message << "\n";
-            return local.error().code == ErrorCode::InvalidInput ? Usage : Failed;
-        }
-        executor = std::move(local).value();
+    ExecutorSettings settings;
+    settings.device = options->device;
+    settings.gpus = p.value(QStringLiteral("gpus"));
+    settings.workersPerGpu = perGpu.value();
+    settings.pool = poolPath;
+    auto made = makeExecutor(settings, io.err);
+    if (!made) {
+        io.err << "kmosaic verify: " << made.error().message << "\n";
+        return made.error().code == ErrorCode::InvalidInput ? Usage : Failed;
     }
-    auto* multi = qobject_cast<MultiGpuExecutor*>(executor.get());
+    auto* multi = qobject_cast<MultiGpuExecutor*>(made.value().get());
     if (multi)
         multi->warmUp();  // every GPU's worker imports torch at once
-    Verifier verifier(*executor);
+    VerificationService service(std::move(made).value(), store.database(), defaultActor());
     const bool quiet = p.isSet(QStringLiteral("quiet"));
     const bool asJson = p.isSet(QStringLiteral("json"));
-    VerdictStore verdicts(store.database());
     int code = Ok;
     const int total = int(items->size());
     Prebuilder prebuild;
@@ -332,9 +319,9 @@ int verifyCommand(StoreOpener& opener, const QStringList& args, Io io)
         return total > 1 ? QStringLiteral("[%1/%2] %3").arg(index + 1).arg(total).arg(items->at(index).job.solutionPath)
                          : QString();
     };
-    QList<VerifyJob> toVerify;
+    QList<VerificationRequest> requests;
     for (const Item& item : items.value())
-        toVerify.append(item.job);
+        requests.append({item.job, item.stored, QStringLiteral("manual")});
     const auto onPhase = [&](int index, const QString& phase) {
         if (!quiet)
             io.err << "kmosaic verify: " << (total > 1 ? labelOf(index) + QStringLiteral(": ") : QString()) << phase
@@ -342,28 +329,19 @@ int verifyCommand(StoreOpener& opener, const QStringList& args, Io io)
                    << Qt::flush;
     };
     bool storeFailed = false;
-    // One in flight per worker plus one queued behind each, so a GPU never waits for the store between verdicts.
-    const int inFlight = executor->parallelism() > 1 ? 2 * executor->parallelism() : 1;
-    verifyAllAndWait(verifier, toVerify, inFlight, onPhase, [&](int index, const Verdict& verdict) {
-        const Item& item = items->at(index);
-        const QString label = labelOf(index);
-        Verdict stored = verdict;
-        if (item.stored) {
-            auto solution = verdicts.addSolution(item.job.task.id, item.job.solutionSource, QStringLiteral("manual"),
-                                                 defaultActor());
-            auto saved = solution ? verdicts.addVerdict(solution->id, verdict, defaultActor())
-                                  : Result<Verdict>(solution.error());
-            if (!saved) {
-                io.err << "kmosaic verify: the verdict of " << item.job.solutionPath
-                       << " could not be stored: " << saved.error().message << "\n";
-                storeFailed = true;
-                return false;
-            }
-            stored = saved.value();
+    service.runAndWait(requests, onPhase, [&](const VerificationOutcome& outcome) {
+        const Item& item = items->at(outcome.index);
+        const QString label = labelOf(outcome.index);
+        if (outcome.error) {
+            io.err << "kmosaic verify: the verdict of " << item.job.solutionPath
+                   << " could not be stored: " << outcome.error->message << "\n";
+            storeFailed = true;
+            return false;
         }
-        const QVariantMap durations = verdict.evidence.value(QStringLiteral("durations")).toMap();
-        const QVariantMap gpu = verdict.evidence.value(QStringLiteral("gpu")).toMap();
-        progress.finished(toString(verdict.status), clock.elapsed() / 1000.0,
+        const Verdict& stored = *outcome.verdict;
+        const QVariantMap durations = stored.evidence.value(QStringLiteral("durations")).toMap();
+        const QVariantMap gpu = stored.evidence.value(QStringLiteral("gpu")).toMap();
+        progress.finished(toString(stored.status), clock.elapsed() / 1000.0,
                           durations.value(QStringLiteral("measuring_s")).toDouble(),
                           gpu.isEmpty() ? QString()
                                         : QStringLiteral("GPU %1 (%2)")
@@ -381,9 +359,9 @@ int verifyCommand(StoreOpener& opener, const QStringList& args, Io io)
         }
         if (total > 1 && !quiet)
             io.err << "kmosaic verify: " << progress.line() << "\n" << Qt::flush;
-        if (verdict.status == VerdictStatus::SystemError)
+        if (stored.status == VerdictStatus::SystemError)
             code = Failed;
-        else if (verdict.status != VerdictStatus::Passed && code == Ok)
+        else if (stored.status != VerdictStatus::Passed && code == Ok)
             code = NotPassed;
         return true;
     });

@@ -266,7 +266,7 @@ Result<ReviewRecord> TaskStore::review(const QString& taskId, ReviewStatus to, c
 Result<QList<ReviewRecord>> TaskStore::reviews(const QString& taskId)
 {
     auto q = m_db->exec(QStringLiteral("SELECT id, task_id, reviewer, at, from_status, to_status, reason, comment "
-                                       "FROM reviews WHERE task_id = ? ORDER BY id"),
+                                       "FROM reviews WHERE task_id = ? AND solution_id IS NULL ORDER BY id"),
                         {taskId});
     if (!q)
         return q.error();

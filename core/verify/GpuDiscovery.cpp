@@ -153,7 +153,7 @@ Result<QList<GpuDevice>> selectGpus(const QList<GpuDevice>& visible, const QStri
     return chosen;
 }
 
-Result<QList<GpuDevice>> queryGpus(int timeoutMs)
+Result<QString> gpuQueryProgram()
 {
     QString program = qEnvironmentVariable("KMOSAIC_NVIDIA_SMI");
     if (program.isEmpty())
@@ -161,26 +161,47 @@ Result<QList<GpuDevice>> queryGpus(int timeoutMs)
     if (program.isEmpty())
         return makeError(ErrorCode::NotFound,
                          QStringLiteral("nvidia-smi was not found on PATH: no NVIDIA driver on this machine"));
+    return program;
+}
+
+Result<QList<GpuDevice>> gpuQueryOutcome(const QString& program, bool normalExit, int exitCode, const QString& out,
+                                         const QString& err)
+{
+    if (!normalExit || exitCode != 0) {
+        const QString why = (err.isEmpty() ? out.trimmed() : err).left(500);
+        qCWarning(lcVerify).noquote() << program << "failed:" << why;
+        return makeError(ErrorCode::Io,
+                         QStringLiteral("%1 failed (exit code %2): %3").arg(program).arg(exitCode).arg(why), err);
+    }
+    return parseGpuQuery(out);
+}
+
+Result<QList<GpuDevice>> queryGpus(int timeoutMs)
+{
+    auto program = gpuQueryProgram();
+    if (!program)
+        return program.error();
     QProcess p;
-    p.start(program, gpuQueryArguments());
+    p.start(program.value(), gpuQueryArguments());
     if (!p.waitForStarted(timeoutMs))
         return makeError(ErrorCode::NotFound,
-                         QStringLiteral("%1 could not be started: %2").arg(program, p.errorString()));
+                         QStringLiteral("%1 could not be started: %2").arg(program.value(), p.errorString()));
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished(2000);
         return makeError(ErrorCode::Io,
-                         QStringLiteral("%1 did not answer within %2 s").arg(program).arg(timeoutMs / 1000));
+                         QStringLiteral("%1 did not answer within %2 s").arg(program.value()).arg(timeoutMs / 1000));
     }
-    const QString err = QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
-    const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        const QString why = (err.isEmpty() ? out.trimmed() : err).left(500);
-        qCWarning(lcVerify).noquote() << program << "failed:" << why;
-        return makeError(ErrorCode::Io,
-                         QStringLiteral("%1 failed (exit code %2): %3").arg(program).arg(p.exitCode()).arg(why), err);
-    }
-    return parseGpuQuery(out);
+    return gpuQueryOutcome(program.value(), p.exitStatus() == QProcess::NormalExit, p.exitCode(),
+                           QString::fromLocal8Bit(p.readAllStandardOutput()),
+                           QString::fromLocal8Bit(p.readAllStandardError()).trimmed());
+}
+
+std::optional<QString> cudaVisibleDevicesSetting()
+{
+    return qEnvironmentVariableIsSet("CUDA_VISIBLE_DEVICES")
+               ? std::optional<QString>(qEnvironmentVariable("CUDA_VISIBLE_DEVICES"))
+               : std::nullopt;
 }
 
 Result<QList<GpuDevice>> visibleGpus(QString* note, int timeoutMs)
@@ -188,10 +209,7 @@ Result<QList<GpuDevice>> visibleGpus(QString* note, int timeoutMs)
     auto all = queryGpus(timeoutMs);
     if (!all)
         return all;
-    const std::optional<QString> env = qEnvironmentVariableIsSet("CUDA_VISIBLE_DEVICES")
-                                           ? std::optional<QString>(qEnvironmentVariable("CUDA_VISIBLE_DEVICES"))
-                                           : std::nullopt;
-    return applyCudaVisibleDevices(all.value(), env, note);
+    return applyCudaVisibleDevices(all.value(), cudaVisibleDevicesSetting(), note);
 }
 
 }  // namespace km

@@ -42,7 +42,15 @@ Result<QList<GpuDevice>> applyCudaVisibleDevices(const QList<GpuDevice>& all, co
 // Picks GPUs for `--gpus`: "all", or a comma list of nvidia-smi indices, each among `visible`.
 Result<QList<GpuDevice>> selectGpus(const QList<GpuDevice>& visible, const QString& spec);
 
-// Runs nvidia-smi ($KMOSAIC_NVIDIA_SMI, else nvidia-smi on PATH) and parses its answer: every GPU of the machine.
+// The nvidia-smi to run: $KMOSAIC_NVIDIA_SMI, else nvidia-smi on PATH; NotFound where there is none.
+Result<QString> gpuQueryProgram();
+// What a finished nvidia-smi run means: its parsed GPUs, or an error naming the program and its message.
+Result<QList<GpuDevice>> gpuQueryOutcome(const QString& program, bool normalExit, int exitCode, const QString& out,
+                                         const QString& err);
+// This process's CUDA_VISIBLE_DEVICES (nullopt: unset).
+std::optional<QString> cudaVisibleDevicesSetting();
+
+// Runs nvidia-smi (gpuQueryProgram()) and parses its answer: every GPU of the machine. Blocks (GpuQuery.h does not).
 Result<QList<GpuDevice>> queryGpus(int timeoutMs = 20000);
 // queryGpus() narrowed by this process's CUDA_VISIBLE_DEVICES.
 Result<QList<GpuDevice>> visibleGpus(QString* note = nullptr, int timeoutMs = 20000);

@@ -1,7 +1,7 @@
 #pragma once
-// The LLM provider of `agent run --provider FILE` and of `agent resume`, read on the main thread before any run
-// starts, with its API key resolved once there (agent/ApiKey.h): a bad file or a missing key fails before any
-// request.
+// An LLM provider as a file names it (`agent run --provider FILE`) or as a run recorded it (`agent resume`), read on
+// the launching thread before any run starts, with its API key resolved once there (agent/ApiKey.h): a bad file or
+// a missing key fails before any request.
 
 #include "agent/ReplySource.h"
 #include "model/Trajectory.h"
@@ -10,7 +10,7 @@
 #include <QVariantMap>
 #include <optional>
 
-namespace km::cli {
+namespace km {
 
 struct LlmProvider {
     ProviderConfig config;  // keyProvider filled when the key comes from the keychain
@@ -30,4 +30,4 @@ SecretScrubber providerSecrets(const ProviderConfig& config);
 // (settings.source.provider.api_key_env). The keychain is not asked.
 SecretScrubber recordedProviderSecrets(const QList<BundledRun>& runs);
 
-}  // namespace km::cli
+}  // namespace km

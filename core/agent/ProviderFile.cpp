@@ -1,4 +1,4 @@
-#include "cli/AgentProvider.h"
+#include "agent/ProviderFile.h"
 
 #include "agent/ApiKey.h"
 
@@ -6,7 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-namespace km::cli {
+namespace km {
 
 Result<LlmProvider> providerFromFile(const QString& path, const Sampling& options)
 {
@@ -71,4 +71,4 @@ SecretScrubber recordedProviderSecrets(const QList<BundledRun>& runs)
     return secrets;
 }
 
-}  // namespace km::cli
+}  // namespace km

@@ -1,0 +1,143 @@
+#include "services/SolutionReviewService.h"
+
+#include "store/AuditLog.h"
+#include "store/Database.h"
+
+#include <QSqlQuery>
+#include <QSqlRecord>
+
+namespace km {
+
+namespace {
+struct SolutionState {
+    QString taskId;
+    ReviewStatus status = ReviewStatus::Draft;
+};
+
+Result<SolutionState> solutionState(store::Database& db, qint64 solutionId)
+{
+    auto q = db.exec(QStringLiteral("SELECT task_id, review_status FROM solutions WHERE id = ?"), {solutionId});
+    if (!q)
+        return q.error();
+    QSqlQuery row = std::move(q).value();
+    if (!row.next())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no solution with id %1").arg(solutionId));
+    const QString text = row.value(QStringLiteral("review_status")).toString();
+    const auto status = reviewStatusFromString(text);
+    if (!status)
+        return makeError(ErrorCode::Database,
+                         QStringLiteral("solution %1 in the store is damaged: unknown review status '%2'")
+                             .arg(solutionId)
+                             .arg(text));
+    return SolutionState{row.value(QStringLiteral("task_id")).toString(), *status};
+}
+
+// The status of the solution's latest verdict (the order VerdictStore::latestVerdict uses); empty: none.
+Result<QString> latestVerdictStatus(store::Database& db, qint64 solutionId)
+{
+    auto q = db.exec(QStringLiteral("SELECT status FROM verdicts WHERE solution_id = ? "
+                                    "ORDER BY created_at DESC, id DESC LIMIT 1"),
+                     {solutionId});
+    if (!q)
+        return q.error();
+    QSqlQuery row = std::move(q).value();
+    return row.next() ? row.value(QStringLiteral("status")).toString() : QString();
+}
+}  // namespace
+
+Result<SolutionReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStatus to,
+                                                           const QString& reviewer, const QString& reason,
+                                                           const QString& comment)
+{
+    if (reviewer.trimmed().isEmpty())
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("a review needs a reviewer name"));
+    store::Transaction tx(m_db);
+    if (!tx.started())
+        return tx.started().error();
+    auto state = solutionState(m_db, solutionId);
+    if (!state)
+        return state.error();
+    if (to == ReviewStatus::Accepted) {
+        auto latest = latestVerdictStatus(m_db, solutionId);
+        if (!latest)
+            return latest.error();
+        if (latest.value() != QLatin1String("PASSED"))
+            return makeError(ErrorCode::Conflict,
+                             latest->isEmpty()
+                                 ? QStringLiteral("solution %1 has no verdict: verify it before accepting it")
+                                       .arg(solutionId)
+                                 : QStringLiteral("solution %1 cannot be accepted: its latest verdict is %2, not "
+                                                  "PASSED")
+                                       .arg(solutionId)
+                                       .arg(latest.value()));
+    }
+    SolutionReviewRecord r;
+    r.solutionId = solutionId;
+    r.taskId = state->taskId;
+    r.reviewer = reviewer;
+    r.from = state->status;
+    r.to = to;
+    r.reason = reason;
+    r.comment = comment;
+    const QString at = store::nowText();
+    r.at = QDateTime::fromString(at, Qt::ISODateWithMs);
+    auto ins = m_db.exec(QStringLiteral("INSERT INTO reviews(task_id, solution_id, reviewer, at, from_status, "
+                                        "to_status, reason, comment) VALUES (?,?,?,?,?,?,?,?)"),
+                         {r.taskId, solutionId, reviewer, at, toString(r.from), toString(to), reason, comment});
+    if (!ins)
+        return ins.error();
+    r.id = ins.value().lastInsertId().toLongLong();
+    if (auto u = m_db.exec(QStringLiteral("UPDATE solutions SET review_status = ? WHERE id = ?"),
+                           {toString(to), solutionId});
+        !u)
+        return u.error();
+    if (Status s = store::appendAudit(m_db, reviewer, QStringLiteral("solution"), QString::number(solutionId),
+                                      QStringLiteral("status"), reason,
+                                      {{QStringLiteral("from"), toString(r.from)},
+                                       {QStringLiteral("to"), toString(to)},
+                                       {QStringLiteral("comment"), comment},
+                                       {QStringLiteral("review_id"), r.id},
+                                       {QStringLiteral("task_id"), r.taskId}});
+        !s)
+        return s.error();
+    if (Status s = tx.commit(); !s)
+        return s.error();
+    return r;
+}
+
+Result<ReviewStatus> SolutionReviewService::status(qint64 solutionId)
+{
+    auto state = solutionState(m_db, solutionId);
+    if (!state)
+        return state.error();
+    return state->status;
+}
+
+Result<QList<SolutionReviewRecord>> SolutionReviewService::history(qint64 solutionId)
+{
+    if (auto state = solutionState(m_db, solutionId); !state)
+        return state.error();
+    auto q = m_db.exec(QStringLiteral("SELECT id, task_id, reviewer, at, from_status, to_status, reason, comment "
+                                      "FROM reviews WHERE solution_id = ? ORDER BY id"),
+                       {solutionId});
+    if (!q)
+        return q.error();
+    QSqlQuery row = std::move(q).value();
+    QList<SolutionReviewRecord> out;
+    while (row.next()) {
+        SolutionReviewRecord r;
+        r.id = row.value(QStringLiteral("id")).toLongLong();
+        r.solutionId = solutionId;
+        r.taskId = row.value(QStringLiteral("task_id")).toString();
+        r.reviewer = row.value(QStringLiteral("reviewer")).toString();
+        r.at = QDateTime::fromString(row.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs);
+        r.from = reviewStatusFromString(row.value(QStringLiteral("from_status")).toString()).value_or(ReviewStatus::Draft);
+        r.to = reviewStatusFromString(row.value(QStringLiteral("to_status")).toString()).value_or(ReviewStatus::Draft);
+        r.reason = row.value(QStringLiteral("reason")).toString();
+        r.comment = row.value(QStringLiteral("comment")).toString();
+        out.append(r);
+    }
+    return out;
+}
+
+}  // namespace km

@@ -1,0 +1,33 @@
+#pragma once
+// Decisions on solutions: accept, reject, needs changes (or back to draft / in review), with reviewer, reason and
+// comment, in one transaction with the solution's review_status and an audit entry. Accepting needs the
+// solution's latest verdict to be PASSED: a verdict is what an acceptance rests on (docs/verification.md). Lives on
+// the thread that owns the Database it is given.
+
+#include "model/Review.h"
+#include "util/Result.h"
+
+namespace km {
+
+namespace store {
+class Database;
+}
+
+class SolutionReviewService {
+public:
+    explicit SolutionReviewService(store::Database& db) : m_db(db) {}
+
+    // NotFound for an unknown solution; InvalidInput without a reviewer; Conflict when accepting a solution whose
+    // latest verdict is not PASSED (or that has none). Nothing is written on an error.
+    Result<SolutionReviewRecord> decide(qint64 solutionId, ReviewStatus to, const QString& reviewer,
+                                        const QString& reason = {}, const QString& comment = {});
+    // The solution's review status (draft until decided); NotFound for an unknown solution.
+    Result<ReviewStatus> status(qint64 solutionId);
+    // Its decisions, oldest first.
+    Result<QList<SolutionReviewRecord>> history(qint64 solutionId);
+
+private:
+    store::Database& m_db;
+};
+
+}  // namespace km
