@@ -1,14 +1,14 @@
 // kmosaic agent run / resume: options into an AgentSetup, the jobs, the runner, a progress line, a summary table.
-#include "cli/AgentCommands.h"
 #include "agent/ProviderFile.h"
+#include "cli/AgentCommands.h"
 #include "cli/AgentText.h"
 #include "cli/Commands.h"
 #include "cli/Options.h"
 #include "cli/StoreOpener.h"
-#include "store/Database.h"
-#include "store/TaskStore.h"
 #include "services/AgentLaunchService.h"
 #include "services/VerificationService.h"
+#include "store/Database.h"
+#include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
 #include "util/InterruptGuard.h"
 #include "util/Json.h"
@@ -331,8 +331,7 @@ int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io)
     ReplySourceSpec source;
     source.kind = ReplySourceSpec::Kind::Recorded;
     source.provider = provider.value();
-    return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{*task.value(), id}}, source,
-                   io);
+    return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{*task.value(), id}}, source, io);
 }
 
 }  // namespace km::cli

@@ -1,7 +1,7 @@
 // kmosaic agent export / import: agent runs as a trajectory bundle (docs/agent.md, "Trajectory bundles").
+#include "agent/ProviderFile.h"
 #include "agent/TrajectoryBundle.h"
 #include "cli/AgentCommands.h"
-#include "agent/ProviderFile.h"
 #include "cli/Options.h"
 #include "cli/StoreOpener.h"
 #include "store/TaskStore.h"

@@ -72,7 +72,7 @@ int run(const QStringList& args, Io io)
     };
     const bool keyGroup = command == QLatin1String("agent") && rest.value(0) == QLatin1String("key");
     const bool group = QStringList{QStringLiteral("tasks"), QStringLiteral("pool"), QStringLiteral("verdicts"),
-                                   QStringLiteral("agent")}
+                                   QStringLiteral("solutions"), QStringLiteral("agent")}
                            .contains(command);
     if (group && isHelp(rest.value(keyGroup ? 1 : 0))) {
         io.out << commandUsage(keyGroup ? QStringLiteral("agent key") : command);
@@ -104,6 +104,11 @@ int run(const QStringList& args, Io io)
     } else if (command == QLatin1String("verdicts")) {
         static const Sub<Fn> subs[] = {{"list", verdictsListCommand}, {"show", verdictsShowCommand}};
         if (!(fn = pickSub(rest, subs, "'verdicts' needs list or show", io)))
+            return Usage;
+    } else if (command == QLatin1String("solutions")) {
+        static const Sub<Fn> subs[] = {
+            {"list", solutionsListCommand}, {"review", solutionsReviewCommand}, {"history", solutionsHistoryCommand}};
+        if (!(fn = pickSub(rest, subs, "'solutions' needs list, review or history", io)))
             return Usage;
     } else if (keyGroup) {
         rest = rest.mid(1);

@@ -1,7 +1,7 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
-#include "util/Json.h"
 #include "services/ExecutorFactory.h"
+#include "util/Json.h"
 #include "verify/GpuDiscovery.h"
 
 namespace km::cli {

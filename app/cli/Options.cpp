@@ -1,6 +1,7 @@
 #include "cli/Options.h"
 
 #include "cli/Usage.h"
+#include "store/TaskStore.h"
 
 namespace km::cli {
 
@@ -19,6 +20,21 @@ std::optional<int> parseOrExit(QCommandLineParser& parser, const QString& comman
         return Usage;
     }
     return std::nullopt;
+}
+
+void addReviewerOption(QCommandLineParser& p)
+{
+    p.addOption({QStringLiteral("reviewer"),
+                 QStringLiteral("Reviewer name (default: $KMOSAIC_REVIEWER, else $KMOSAIC_USER or the login name)."),
+                 QStringLiteral("NAME")});
+}
+
+QString reviewerFrom(const QCommandLineParser& p)
+{
+    const QString fromEnv = qEnvironmentVariable("KMOSAIC_REVIEWER").trimmed();
+    return p.isSet(QStringLiteral("reviewer")) ? p.value(QStringLiteral("reviewer"))
+           : !fromEnv.isEmpty()                ? fromEnv
+                                               : defaultActor();
 }
 
 void addFilterOptions(QCommandLineParser& p)

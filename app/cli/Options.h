@@ -17,6 +17,10 @@ std::optional<int> parseOrExit(QCommandLineParser& parser, const QString& comman
 // --workers-per-gpu N (verify, pool serve): 1 to 16, `fallback` when not given.
 Result<int> workersPerGpuOption(const QCommandLineParser& parser, int fallback);
 
+// --reviewer NAME (review, solutions review) and what it falls back to: $KMOSAIC_REVIEWER, else defaultActor().
+void addReviewerOption(QCommandLineParser& parser);
+QString reviewerFrom(const QCommandLineParser& parser);
+
 void addFilterOptions(QCommandLineParser& parser);
 Result<TaskFilter> filterFromOptions(const QCommandLineParser& parser);
 

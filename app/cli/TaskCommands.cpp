@@ -181,9 +181,7 @@ int reviewCommand(StoreOpener& opener, const QStringList& args, Io io)
     p.addOption({QStringLiteral("status"), QStringLiteral("New status."), QStringLiteral("S")});
     p.addOption({QStringLiteral("reason"), QStringLiteral("Reason code or text."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("comment"), QStringLiteral("Free comment."), QStringLiteral("TEXT")});
-    p.addOption({QStringLiteral("reviewer"),
-                 QStringLiteral("Reviewer name (default: $KMOSAIC_REVIEWER, else $KMOSAIC_USER or the login name)."),
-                 QStringLiteral("NAME")});
+    addReviewerOption(p);
     if (const auto exit = parseOrExit(p, QStringLiteral("review"), args, io))
         return *exit;
     if (p.positionalArguments().size() != 1) {
@@ -199,10 +197,7 @@ int reviewCommand(StoreOpener& opener, const QStringList& args, Io io)
     if (!opened)
         return Failed;
     TaskStore& store = *opened;
-    const QString fromEnv = qEnvironmentVariable("KMOSAIC_REVIEWER").trimmed();
-    const QString reviewer = p.isSet(QStringLiteral("reviewer")) ? p.value(QStringLiteral("reviewer"))
-                             : !fromEnv.isEmpty()                ? fromEnv
-                                                                 : defaultActor();
+    const QString reviewer = reviewerFrom(p);
     auto r = store.review(p.positionalArguments().first(), *status, reviewer, p.value(QStringLiteral("reason")),
                           p.value(QStringLiteral("comment")));
     if (!r) {

@@ -44,6 +44,12 @@ Commands:
                            list stored verdicts, newest first (S: PASSED, COMPILE_ERROR, REWARD_HACK, ...)
   verdicts show ID [--json]
                            show one verdict: findings, diagnostics, trials and timing
+  solutions list [--task ID] [--status S[,S]] [--limit N] [--json]
+                           stored solutions with their review status and latest verdict, newest first
+  solutions review ID --status accepted|rejected|needs_changes [--reason R] [--comment TEXT] [--reviewer NAME]
+                           decide on a solution (accepting needs a PASSED latest verdict); audited
+  solutions history ID [--json]
+                           one solution's review decisions
   agent run (--task ID | FILTERS) (--provider FILE.json | --manual DIR | --manual-cmd CMD) [--concurrency N]
             [--max-turns N] [--max-tokens N] [--max-minutes M] [--repair-turns N] [--optimise-turns N]
             [--target-speedup X] [--plateau N] [--temperature T] [--top-p P] [--reply-tokens N] [--seed N]

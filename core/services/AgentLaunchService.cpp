@@ -5,6 +5,7 @@
 #include "store/TrajectoryStore.h"
 
 #include <QEventLoop>
+#include <QTimer>
 
 namespace km {
 
@@ -27,8 +28,7 @@ Status ReplySourceSpec::validate() const
         if (!channel)
             return makeError(ErrorCode::InvalidInput, QStringLiteral("the manual agent needs a reply channel"));
         return {};
-    case Kind::Recorded:
-        return {};
+    case Kind::Recorded: return {};
     }
     return makeError(ErrorCode::InvalidInput, QStringLiteral("unknown reply source"));
 }
@@ -37,21 +37,15 @@ AgentRunner::SourceFactory AgentLaunchService::sourceFactory(const ReplySourceSp
 {
     return [spec](const AgentJob&, const AgentRun* resumed) -> Result<std::unique_ptr<ReplySource>> {
         switch (spec.kind) {
-        case ReplySourceSpec::Kind::Provider:
-            return makeLlmReplySource(spec.provider->config, spec.provider->sampling);
-        case ReplySourceSpec::Kind::ManualFolder:
-            return makeManualDirSource(spec.folder);
-        case ReplySourceSpec::Kind::ManualCommand:
-            return makeManualCommandSource(spec.command);
-        case ReplySourceSpec::Kind::Caller:
-            return makeCallerReplySource(spec.channel);
-        case ReplySourceSpec::Kind::Recorded:
-            break;
+        case ReplySourceSpec::Kind::Provider: return makeLlmReplySource(spec.provider->config, spec.provider->sampling);
+        case ReplySourceSpec::Kind::ManualFolder: return makeManualDirSource(spec.folder);
+        case ReplySourceSpec::Kind::ManualCommand: return makeManualCommandSource(spec.command);
+        case ReplySourceSpec::Kind::Caller: return makeCallerReplySource(spec.channel);
+        case ReplySourceSpec::Kind::Recorded: break;
         }
         if (spec.provider)  // a recorded LLM whose key the launcher resolved
             return makeLlmReplySource(spec.provider->config, spec.provider->sampling);
-        const QVariantMap source =
-            resumed ? resumed->settings.value(QStringLiteral("source")).toMap() : QVariantMap{};
+        const QVariantMap source = resumed ? resumed->settings.value(QStringLiteral("source")).toMap() : QVariantMap{};
         if (spec.channel && source.value(QStringLiteral("mode")).toString() == QLatin1String("caller"))
             return makeCallerReplySource(spec.channel);
         return replySourceFromSettings(source);
@@ -60,7 +54,10 @@ AgentRunner::SourceFactory AgentLaunchService::sourceFactory(const ReplySourceSp
 
 AgentLaunchService::AgentLaunchService(VerificationService& verification, store::Database& db, QString actor,
                                        QObject* parent)
-    : QObject(parent), m_verification(verification), m_db(db), m_actor(std::move(actor))
+    : QObject(parent)
+    , m_verification(verification)
+    , m_db(db)
+    , m_actor(std::move(actor))
 {
 }
 
@@ -69,6 +66,7 @@ AgentLaunchService::~AgentLaunchService()
     for (AgentRunner* r : std::as_const(m_runners))
         r->cancelAll();
     qDeleteAll(m_runners);  // each joins its worker threads
+    qDeleteAll(m_ended);
 }
 
 Result<quint64> AgentLaunchService::launch(const LaunchSpec& spec)
@@ -109,9 +107,11 @@ void AgentLaunchService::startRunner(quint64 id, const LaunchSpec& spec, Verifie
             [this, id](const AgentRun& run, const TrajectoryStep& step) { Q_EMIT stepRecorded(id, run, step); });
     connect(runner, &AgentRunner::runEnded, this,
             [this, id](const AgentOutcome& outcome) { Q_EMIT runEnded(id, outcome); });
-    connect(runner, &AgentRunner::finished, this, [this, id, runner](const QList<AgentOutcome>& outcomes) {
-        m_runners.remove(id);
-        runner->deleteLater();
+    connect(runner, &AgentRunner::finished, this, [this, id](const QList<AgentOutcome>& outcomes) {
+        // Deleted from the event loop, or by the destructor when none runs again (the command line): a runner is
+        // never deleted inside its own signal, and never left undeleted with its store connection open.
+        m_ended.append(m_runners.take(id));
+        QTimer::singleShot(0, this, [this] { qDeleteAll(std::exchange(m_ended, {})); });
         Q_EMIT finished(id, outcomes);
     });
     runner->start(spec.jobs, spec.concurrency);
@@ -138,12 +138,11 @@ Result<QList<AgentOutcome>> AgentLaunchService::launchAndWait(const LaunchSpec& 
     // What came before launch() returned its id (a launch refused at once, say), by launch id.
     QHash<quint64, QList<AgentOutcome>> ended;
     QHash<quint64, Error> errors;
-    const auto c1 = connect(this, &AgentLaunchService::finished, &loop,
-                            [&](quint64 id, const QList<AgentOutcome>& o) {
-                                ended.insert(id, o);
-                                if (mine && id == *mine)
-                                    loop.quit();
-                            });
+    const auto c1 = connect(this, &AgentLaunchService::finished, &loop, [&](quint64 id, const QList<AgentOutcome>& o) {
+        ended.insert(id, o);
+        if (mine && id == *mine)
+            loop.quit();
+    });
     const auto c2 =
         connect(this, &AgentLaunchService::failed, &loop, [&](quint64 id, const Error& e) { errors.insert(id, e); });
     auto id = launch(spec);

@@ -80,7 +80,8 @@ private:
     store::Database& m_db;
     QString m_actor;
     quint64 m_nextId = 1;
-    QHash<quint64, AgentRunner*> m_runners;  // owned; deleted once finished
+    QHash<quint64, AgentRunner*> m_runners;  // owned
+    QList<AgentRunner*> m_ended;             // owned; finished, deleted soon
     QSet<quint64> m_cancelledBeforeStart;
 };
 

@@ -24,7 +24,8 @@ Status ExecutorSettings::validate() const
     if (device != QLatin1String("auto") && device != QLatin1String("cpu") && device != QLatin1String("cuda"))
         return makeError(ErrorCode::InvalidInput, QStringLiteral("--device must be auto, cpu or cuda"));
     if (workersPerGpu < 1 || workersPerGpu > 16)
-        return makeError(ErrorCode::InvalidInput, QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16"));
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("--workers-per-gpu needs a whole number from 1 to 16"));
     if (!pool.isEmpty() && !gpus.isEmpty())
         return makeError(ErrorCode::InvalidInput,
                          QStringLiteral("--gpus chooses this command's own workers; a pool has its own"));
@@ -46,7 +47,8 @@ Result<ExecutorSettings> ExecutorSettings::fromVariant(const QVariantMap& m)
                                    QStringLiteral("pool"), QStringLiteral("single_worker")};
     for (auto it = m.cbegin(); it != m.cend(); ++it)
         if (!known.contains(it.key()))
-            return makeError(ErrorCode::InvalidInput, QStringLiteral("executor settings: unknown key '%1'").arg(it.key()));
+            return makeError(ErrorCode::InvalidInput,
+                             QStringLiteral("executor settings: unknown key '%1'").arg(it.key()));
     ExecutorSettings s;
     const auto text = [&](const QString& key, QString& into) -> Status {
         if (!m.contains(key))
@@ -56,9 +58,9 @@ Result<ExecutorSettings> ExecutorSettings::fromVariant(const QVariantMap& m)
         into = m.value(key).toString();
         return {};
     };
-    for (const auto& [key, into] : {std::pair{QStringLiteral("device"), &s.device},
-                                    std::pair{QStringLiteral("gpus"), &s.gpus},
-                                    std::pair{QStringLiteral("pool"), &s.pool}})
+    for (const auto& [key, into] :
+         {std::pair{QStringLiteral("device"), &s.device}, std::pair{QStringLiteral("gpus"), &s.gpus},
+          std::pair{QStringLiteral("pool"), &s.pool}})
         if (Status st = text(key, *into); !st)
             return st.error();
     if (m.contains(QStringLiteral("workers_per_gpu"))) {
@@ -75,7 +77,9 @@ Result<ExecutorSettings> ExecutorSettings::fromVariant(const QVariantMap& m)
 }
 
 ExecutorFactory::ExecutorFactory(HarnessLaunch launch, QObject* parent)
-    : QObject(parent), m_launch(std::move(launch)), m_query(this)
+    : QObject(parent)
+    , m_launch(std::move(launch))
+    , m_query(this)
 {
 }
 
@@ -120,12 +124,14 @@ void ExecutorFactory::create(const ExecutorSettings& settings, Callback done)
         return;
     }
     Q_EMIT discovering();
-    m_query.start([this, settings, generation, done = std::move(done)](const GpuQuery::Answer& answer) {
-        if (generation != m_generation)
-            return;
-        m_note = answer.note;
-        done(build(settings, m_launch, answer.gpus));
-    }, m_discoveryTimeoutMs);
+    m_query.start(
+        [this, settings, generation, done = std::move(done)](const GpuQuery::Answer& answer) {
+            if (generation != m_generation)
+                return;
+            m_note = answer.note;
+            done(build(settings, m_launch, answer.gpus));
+        },
+        m_discoveryTimeoutMs);
 }
 
 void ExecutorFactory::cancel()

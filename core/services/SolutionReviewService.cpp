@@ -45,9 +45,8 @@ Result<QString> latestVerdictStatus(store::Database& db, qint64 solutionId)
 }
 }  // namespace
 
-Result<SolutionReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStatus to,
-                                                           const QString& reviewer, const QString& reason,
-                                                           const QString& comment)
+Result<SolutionReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStatus to, const QString& reviewer,
+                                                           const QString& reason, const QString& comment)
 {
     if (reviewer.trimmed().isEmpty())
         return makeError(ErrorCode::InvalidInput, QStringLiteral("a review needs a reviewer name"));
@@ -62,14 +61,14 @@ Result<SolutionReviewRecord> SolutionReviewService::decide(qint64 solutionId, Re
         if (!latest)
             return latest.error();
         if (latest.value() != QLatin1String("PASSED"))
-            return makeError(ErrorCode::Conflict,
-                             latest->isEmpty()
-                                 ? QStringLiteral("solution %1 has no verdict: verify it before accepting it")
-                                       .arg(solutionId)
-                                 : QStringLiteral("solution %1 cannot be accepted: its latest verdict is %2, not "
-                                                  "PASSED")
-                                       .arg(solutionId)
-                                       .arg(latest.value()));
+            return makeError(
+                ErrorCode::Conflict,
+                latest->isEmpty()
+                    ? QStringLiteral("solution %1 has no verdict: verify it before accepting it").arg(solutionId)
+                    : QStringLiteral("solution %1 cannot be accepted: its latest verdict is %2, not "
+                                     "PASSED")
+                          .arg(solutionId)
+                          .arg(latest.value()));
     }
     SolutionReviewRecord r;
     r.solutionId = solutionId;
@@ -131,11 +130,62 @@ Result<QList<SolutionReviewRecord>> SolutionReviewService::history(qint64 soluti
         r.taskId = row.value(QStringLiteral("task_id")).toString();
         r.reviewer = row.value(QStringLiteral("reviewer")).toString();
         r.at = QDateTime::fromString(row.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs);
-        r.from = reviewStatusFromString(row.value(QStringLiteral("from_status")).toString()).value_or(ReviewStatus::Draft);
+        r.from =
+            reviewStatusFromString(row.value(QStringLiteral("from_status")).toString()).value_or(ReviewStatus::Draft);
         r.to = reviewStatusFromString(row.value(QStringLiteral("to_status")).toString()).value_or(ReviewStatus::Draft);
         r.reason = row.value(QStringLiteral("reason")).toString();
         r.comment = row.value(QStringLiteral("comment")).toString();
         out.append(r);
+    }
+    return out;
+}
+
+Result<QList<SolutionListing>> SolutionReviewService::list(const SolutionFilter& f)
+{
+    // The latest verdict of each solution in the order latestVerdictStatus() uses.
+    QString sql = QStringLiteral(
+        "SELECT s.id, s.task_id, s.origin, s.created_at, s.review_status, "
+        "(SELECT COUNT(*) FROM verdicts v WHERE v.solution_id = s.id) AS verdicts, "
+        "(SELECT v.status FROM verdicts v WHERE v.solution_id = s.id ORDER BY v.created_at DESC, v.id DESC LIMIT 1) "
+        "AS latest_status, "
+        "(SELECT v.speedup FROM verdicts v WHERE v.solution_id = s.id ORDER BY v.created_at DESC, v.id DESC LIMIT 1) "
+        "AS latest_speedup FROM solutions s WHERE 1");
+    QVariantList bindings;
+    if (!f.taskId.isEmpty()) {
+        sql += QStringLiteral(" AND s.task_id = ?");
+        bindings << f.taskId;
+    }
+    if (!f.reviewStatuses.isEmpty()) {
+        QStringList marks;
+        for (ReviewStatus st : f.reviewStatuses) {
+            marks << QStringLiteral("?");
+            bindings << toString(st);
+        }
+        sql += QStringLiteral(" AND s.review_status IN (%1)").arg(marks.join(QLatin1Char(',')));
+    }
+    sql += QStringLiteral(" ORDER BY s.created_at DESC, s.id DESC");
+    if (f.limit > 0) {
+        sql += QStringLiteral(" LIMIT ?");
+        bindings << f.limit;
+    }
+    auto q = m_db.exec(sql, bindings);
+    if (!q)
+        return q.error();
+    QSqlQuery row = std::move(q).value();
+    QList<SolutionListing> out;
+    while (row.next()) {
+        SolutionListing l;
+        l.id = row.value(QStringLiteral("id")).toLongLong();
+        l.taskId = row.value(QStringLiteral("task_id")).toString();
+        l.origin = row.value(QStringLiteral("origin")).toString();
+        l.createdAt = QDateTime::fromString(row.value(QStringLiteral("created_at")).toString(), Qt::ISODateWithMs);
+        l.reviewStatus =
+            reviewStatusFromString(row.value(QStringLiteral("review_status")).toString()).value_or(ReviewStatus::Draft);
+        l.verdicts = row.value(QStringLiteral("verdicts")).toInt();
+        l.latestStatus = row.value(QStringLiteral("latest_status")).toString();
+        if (!row.isNull(QStringLiteral("latest_speedup")))
+            l.latestSpeedup = row.value(QStringLiteral("latest_speedup")).toDouble();
+        out.append(l);
     }
     return out;
 }

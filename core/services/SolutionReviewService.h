@@ -13,6 +13,25 @@ namespace store {
 class Database;
 }
 
+// One row of the solution review queue: a stored solution, where it stands, and its latest verdict.
+struct SolutionListing {
+    qint64 id = 0;
+    QString taskId;
+    QString origin;  // manual, agent, import
+    QDateTime createdAt;
+    ReviewStatus reviewStatus = ReviewStatus::Draft;
+    int verdicts = 0;
+    QString latestStatus;  // the latest verdict's status; empty without one
+    std::optional<double> latestSpeedup;
+};
+
+// What a listing asks for; empty fields select all.
+struct SolutionFilter {
+    QString taskId;
+    QList<ReviewStatus> reviewStatuses;  // any of
+    int limit = 0;                       // 0: no limit
+};
+
 class SolutionReviewService {
 public:
     explicit SolutionReviewService(store::Database& db) : m_db(db) {}
@@ -25,6 +44,8 @@ public:
     Result<ReviewStatus> status(qint64 solutionId);
     // Its decisions, oldest first.
     Result<QList<SolutionReviewRecord>> history(qint64 solutionId);
+    // The review queue, newest solution first.
+    Result<QList<SolutionListing>> list(const SolutionFilter& filter = {});
 
 private:
     store::Database& m_db;

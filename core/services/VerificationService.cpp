@@ -8,7 +8,10 @@ namespace km {
 
 VerificationService::VerificationService(std::unique_ptr<Executor> executor, store::Database& db, QString actor,
                                          SecretScrubber secrets, QObject* parent)
-    : QObject(parent), m_db(db), m_actor(std::move(actor)), m_secrets(std::move(secrets))
+    : QObject(parent)
+    , m_db(db)
+    , m_actor(std::move(actor))
+    , m_secrets(std::move(secrets))
 {
     adopt(std::move(executor));
 }
@@ -26,8 +29,12 @@ void VerificationService::adopt(std::unique_ptr<Executor> executor)
 
 VerificationService::VerificationService(ExecutorFactory& factory, ExecutorSettings settings, store::Database& db,
                                          QString actor, SecretScrubber secrets, QObject* parent)
-    : QObject(parent), m_factory(&factory), m_settings(std::move(settings)), m_db(db), m_actor(std::move(actor)),
-      m_secrets(std::move(secrets))
+    : QObject(parent)
+    , m_factory(&factory)
+    , m_settings(std::move(settings))
+    , m_db(db)
+    , m_actor(std::move(actor))
+    , m_secrets(std::move(secrets))
 {
 }
 

@@ -28,8 +28,8 @@ void GpuQuery::start(Callback done, int timeoutMs)
     m_process = new QProcess(this);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart)
-            finish({makeError(ErrorCode::NotFound, QStringLiteral("%1 could not be started: %2")
-                                                       .arg(m_program, m_process->errorString())),
+            finish({makeError(ErrorCode::NotFound,
+                              QStringLiteral("%1 could not be started: %2").arg(m_program, m_process->errorString())),
                     {}});
     });
     connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {

@@ -5,6 +5,7 @@
 #include "curate/TaskFolder.h"
 #include "services/AgentLaunchService.h"
 #include "services/ExecutorFactory.h"
+#include "services/ServiceHost.h"
 #include "services/SolutionReviewService.h"
 #include "services/VerificationService.h"
 #include "store/Database.h"
@@ -189,9 +190,9 @@ private Q_SLOTS:
         QVERIFY(store);
         store::Database& db = store->database();
         VerdictStore verdicts(db);
-        auto failing = verdicts.recordVerified(QStringLiteral("leaky-relu"), QStringLiteral("code A"),
-                                               QStringLiteral("manual"), verdictOf(VerdictStatus::IncorrectNumerical),
-                                               QStringLiteral("tester"));
+        auto failing =
+            verdicts.recordVerified(QStringLiteral("leaky-relu"), QStringLiteral("code A"), QStringLiteral("manual"),
+                                    verdictOf(VerdictStatus::IncorrectNumerical), QStringLiteral("tester"));
         QVERIFY(failing);
         SolutionReviewService reviews(db);
         const qint64 reviewsBefore = count(db, QStringLiteral("reviews"));
@@ -279,7 +280,9 @@ private Q_SLOTS:
         QCOMPARE(channel->waitingStep(), -1);
 
         // Cancelled while waiting, and abandoned: both end the wait with Cancelled.
-        std::thread second([&] { got.emplace(source->reply({{QStringLiteral("user"), QStringLiteral("p")}}, 1, &cancel)); });
+        std::thread second([&] {
+            got.emplace(source->reply({{QStringLiteral("user"), QStringLiteral("p")}}, 1, &cancel));
+        });
         QTRY_COMPARE(channel->waitingStep(), 1);
         cancel = true;
         second.join();
@@ -310,6 +313,62 @@ private Q_SLOTS:
         spec.concurrency = 0;
         QVERIFY(launcher.launch(spec).error().message.contains(QLatin1String(">= 1")));
         QCOMPARE(launcher.activeLaunches(), 0);
+    }
+
+    // The workbench's services run on a thread of their own; results come back to the caller's thread.
+    void serviceHostRunsTheServicesOnItsOwnThread()
+    {
+        auto store = openStoreWithTask();
+        QVERIFY(store);
+        auto sol = VerdictStore(store->database())
+                       .recordVerified(QStringLiteral("leaky-relu"), QStringLiteral("code C"), QStringLiteral("manual"),
+                                       verdictOf(VerdictStatus::Passed), QStringLiteral("t"));
+        QVERIFY(sol);
+        ServiceHost host({store->path(), {}, QStringLiteral("ana"), {}, harnessLaunch({})});
+        QSignalSpy ready(&host, &ServiceHost::ready);
+        std::optional<Result<SolutionReviewRecord>> decided;
+        QThread* ranOn = nullptr;
+        host.start();
+        // Posted before the services exist: it runs once they do, in order.
+        host.call<Result<SolutionReviewRecord>>(
+            [&, id = sol->solutionId](ServiceHost::Services& s) {
+                ranOn = QThread::currentThread();
+                return s.solutions.decide(id, ReviewStatus::Accepted, QStringLiteral("ana"));
+            },
+            this, [&](Result<SolutionReviewRecord> r) { decided.emplace(std::move(r)); });
+        QVERIFY(ready.wait(10000));
+        QCOMPARE(ready.first().at(0).toBool(), true);
+        QVERIFY(host.verification() && host.agents());
+        QTRY_VERIFY(decided.has_value());
+        QVERIFY2(decided->ok(), decided->ok() ? "" : qPrintable(decided->error().message));
+        QVERIFY(ranOn && ranOn != QThread::currentThread());
+        // Written by the host's own connection: this thread's connection reads it.
+        QCOMPARE(toString(SolutionReviewService(store->database()).status(sol->solutionId).value()),
+                 toString(ReviewStatus::Accepted));
+    }
+
+    void serviceHostSaysWhyItCouldNotStart()
+    {
+        const QString notAStore = m_dir.filePath(QStringLiteral("notes.txt"));
+        QFile f(notAStore);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("these are my notes, not a database\n");
+        f.close();
+        auto host = std::make_unique<ServiceHost>(
+            ServiceHost::Config{notAStore, {}, QStringLiteral("ana"), {}, harnessLaunch({})});
+        QSignalSpy ready(host.get(), &ServiceHost::ready);
+        std::atomic<bool> ran{false};
+        host->start();
+        host->post([&](ServiceHost::Services&) { ran = true; });
+        QVERIFY(ready.wait(10000));
+        QCOMPARE(ready.first().at(0).toBool(), false);
+        QVERIFY(!ready.first().at(1).toString().isEmpty());
+        QVERIFY(!host->verification());
+        host.reset();  // its thread has handled everything posted before it ends: the post was dropped, not run
+        QVERIFY(!ran);
+        QFile back(notAStore);
+        QVERIFY(back.open(QIODevice::ReadOnly));
+        QCOMPARE(back.readAll(), QByteArray("these are my notes, not a database\n"));
     }
 
 private:

@@ -71,7 +71,8 @@ private Q_SLOTS:
         ghost.id = QStringLiteral("not-in-the-store");
         QList<VerificationRequest> requests{
             {{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()}, true, {"manual"}},
-            {{m_task, QString::fromLatin1(kPassing) + "# unstored\n", QStringLiteral("b.py"), cpuOptions()}, false,
+            {{m_task, QString::fromLatin1(kPassing) + "# unstored\n", QStringLiteral("b.py"), cpuOptions()},
+             false,
              {"manual"}},
             {{ghost, QString::fromLatin1(kPassing), QStringLiteral("c.py"), cpuOptions()}, true, {"manual"}},
         };
@@ -99,7 +100,8 @@ private Q_SLOTS:
         // The store refused the third (its task is unknown): an error, and neither its solution nor its verdict.
         const VerificationOutcome& refused = outcomes[2];
         QVERIFY(refused.error);
-        QVERIFY2(refused.error->message.contains(QLatin1String("not-in-the-store")), qPrintable(refused.error->message));
+        QVERIFY2(refused.error->message.contains(QLatin1String("not-in-the-store")),
+                 qPrintable(refused.error->message));
         QCOMPARE(count(db, QStringLiteral("solutions")), solutionsBefore + 1);
         QCOMPARE(count(db, QStringLiteral("verdicts")), verdictsBefore + 1);
     }
@@ -110,7 +112,8 @@ private Q_SLOTS:
                                     QStringLiteral("ana"));
         QSignalSpy ended(&service, &VerificationService::ended);
         QSignalSpy idle(&service, &VerificationService::idle);
-        VerificationRequest r{{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()}, false,
+        VerificationRequest r{{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()},
+                              false,
                               QStringLiteral("manual")};
         const QList<quint64> tickets = service.submit({r, r, r});
         QCOMPARE(service.pending(), 3);
@@ -137,7 +140,8 @@ private Q_SLOTS:
         VerificationService service(factory, s, m_store->database(), QStringLiteral("ana"));
         QVERIFY(!service.executor());
         QSignalSpy ended(&service, &VerificationService::ended);
-        VerificationRequest r{{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()}, true,
+        VerificationRequest r{{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()},
+                              true,
                               QStringLiteral("manual")};
         service.submit({r, r});
         QCOMPARE(ended.size(), 0);  // answered from the event loop, never inside submit()
