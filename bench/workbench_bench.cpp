@@ -4,7 +4,7 @@
 #include "BenchSupport.h"
 #include "controller/WorkbenchController.h"
 #include "models/TaskTableModel.h"
-#include "store/TaskStore.h"
+#include "store/StoreWorker.h"
 #include "views/FilterPanel.h"
 #include "views/MainWindow.h"
 
@@ -49,6 +49,17 @@ private:
     bool m_painted = false;
 };
 
+// Runs the event loop until the store worker has answered all it was asked (the list, the task, a search).
+bool settle(StoreWorker& worker, int timeoutMs = 30000)
+{
+    QElapsedTimer t;
+    t.start();
+    do
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    while (worker.pending() > 0 && t.elapsed() < timeoutMs);
+    return worker.pending() == 0;
+}
+
 qint64 rssKiB(const char* key)
 {
     return procField("/proc/self/status", key).section(QLatin1Char(' '), 0, 0).toLongLong();
@@ -82,10 +93,10 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
     // 1. Open the store, build the window, paint the list.
     QElapsedTimer timer;
     timer.start();
-    auto opened = TaskStore::open(path);
+    auto opened = StoreWorker::open(path);
     if (!opened)
         return fail(opened.error().message);
-    std::unique_ptr<TaskStore> store = std::move(opened).value();
+    std::unique_ptr<StoreWorker> store = std::move(opened).value();
     QTemporaryDir dir;
     QSettings settings(dir.filePath(QStringLiteral("bench.ini")), QSettings::IniFormat);
     ui::WorkbenchController controller(*store, QStringLiteral("bench"));
@@ -93,7 +104,7 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
     auto* table = window.findChild<QTableView*>(QStringLiteral("taskTable"));
     PaintWatch paint(table->viewport());
     window.show();
-    if (!paint.waitPainted())
+    if (!settle(*store) || !paint.waitPainted())
         return fail(QStringLiteral("the task list never painted"));
     const qint64 firstPaintNs = timer.nsecsElapsed();
     const qint64 fromMainNs = sinceStart.nsecsElapsed();
@@ -111,6 +122,7 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
             paint.arm();
             timer.restart();
             window.setSearchText(w);
+            settle(*store);
             paint.waitPainted();
             searchNs.append(timer.nsecsElapsed());
         }
@@ -131,6 +143,7 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
 
     // 4. Switching tasks: 100 random tasks of the full list, each loaded into the task view.
     window.setSearchText({});
+    settle(*store);
     QList<qint64> switchNs;
     QRandomGenerator rng(7);
     for (int i = 0; i < 100; ++i) {
@@ -141,6 +154,7 @@ int main(int argc, char* argv[])  // NOLINT(bugprone-exception-escape)
         paint.arm();
         timer.restart();
         controller.selectTask(id);
+        settle(*store);
         paint.waitPainted();
         switchNs.append(timer.nsecsElapsed());
     }

@@ -1,7 +1,9 @@
-// kmosaic-workbench: opens the store (seeding an empty one from the bundled tasks), builds the window, runs.
+// kmosaic-workbench: opens the store on its worker thread (seeding an empty one from the bundled tasks there), builds
+// the controller over it and the window, runs.
 #include "controller/WorkbenchController.h"
 #include "curate/BundledTasks.h"
 #include "render/WebEngineSetup.h"
+#include "store/StoreWorker.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
 #include "views/ReviewerIdentity.h"
@@ -35,7 +37,8 @@ int main(int argc, char* argv[])
     parser.process(app);
 
     const auto path = km::resolveStorePath(parser.value(QStringLiteral("db")));
-    auto store = path ? km::TaskStore::open(path.value()) : km::Result<std::unique_ptr<km::TaskStore>>(path.error());
+    auto store =
+        path ? km::StoreWorker::open(path.value()) : km::Result<std::unique_ptr<km::StoreWorker>>(path.error());
     if (!store) {
         QMessageBox::critical(nullptr, QStringLiteral("KernelMosaic Workbench"),
                               QStringLiteral("Cannot open the store:\n%1").arg(store.error().message));
@@ -47,14 +50,22 @@ int main(int argc, char* argv[])
         reviewer = km::ui::askReviewer(nullptr, settings, km::defaultActor());
     if (reviewer.isEmpty())
         reviewer = km::defaultActor();  // asked again on the next start
-    if (!parser.isSet(QStringLiteral("no-seed"))) {
-        auto seeded = km::seedIfEmpty(*store.value(), km::bundledTasksDir(), reviewer);
-        if (!seeded)
-            QMessageBox::warning(nullptr, QStringLiteral("KernelMosaic Workbench"),
-                                 QStringLiteral("Could not import the bundled tasks:\n%1").arg(seeded.error().message));
-    }
     km::ui::WorkbenchController controller(*store.value(), reviewer);
     km::ui::MainWindow window(controller, settings);
+    if (!parser.isSet(QStringLiteral("no-seed"))) {
+        using Seeded = std::optional<km::ImportReport>;
+        store.value()->write<Seeded>(
+            [dir = km::bundledTasksDir(), reviewer](km::TaskStore& s) { return km::seedIfEmpty(s, dir, reviewer); },
+            &window,
+            [&window, &controller](km::Result<Seeded> seeded) {
+                if (!seeded)
+                    QMessageBox::warning(
+                        &window, QStringLiteral("KernelMosaic Workbench"),
+                        QStringLiteral("Could not import the bundled tasks:\n%1").arg(seeded.error().message));
+                else if (seeded.value())
+                    controller.reload();  // the worker's own write moves no data_version
+            });
+    }
     window.show();
     return app.exec();
 }

@@ -8,9 +8,14 @@
 #include <QAtomicInt>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QHash>
+#include <QMutex>
+#include <QMutexLocker>
 #include <QSqlError>
 #include <QThread>
+#include <sys/stat.h>
 
 namespace km::store {
 
@@ -18,6 +23,33 @@ namespace {
 QAtomicInt g_connectionCounter;
 constexpr int kBusyTimeoutMs = 15000;
 constexpr int kSqliteBusy = 5;
+
+// The store files this process holds connections to, by (device, inode), with their connection count.
+//
+// Why: POSIX advisory locks belong to the process, and closing ANY descriptor of a file drops every lock the process
+// holds on it (sqlite.org/howtocorrupt.html, 2.2). probeStoreFile() reads the header through a QFile of its own; when
+// the workbench opened a second connection (the import job's, on its thread) while its first was open, closing that
+// QFile silently dropped the first connection's SHARED lock on the database file. The next CLI process to close its
+// connection then got the EXCLUSIVE lock that means "last connection", checkpointed, and deleted the -wal and -shm
+// the workbench still had open and mapped: the workbench went on writing into the deleted files, invisible to every
+// other process until it quit. So a file that this process already has open is never opened outside SQLite again:
+// its first open probed it, and SQLite's own descriptors defer their close while a lock is held.
+struct OpenFiles {
+    QMutex lock;  // held from the probe until the new connection is counted, so no probe overlaps an open
+    QHash<QPair<quint64, quint64>, int> count;
+};
+OpenFiles& openFiles()
+{
+    static OpenFiles files;
+    return files;
+}
+std::optional<QPair<quint64, quint64>> fileKey(const QString& path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return std::nullopt;
+    return QPair<quint64, quint64>(quint64(st.st_dev), quint64(st.st_ino));
+}
 
 Error newerSchemaError(const QString& path, int version)
 {
@@ -44,6 +76,11 @@ Database::~Database()
             db.close();
     }
     QSqlDatabase::removeDatabase(m_connectionName);
+    if (m_fileKey) {
+        const QMutexLocker lock(&openFiles().lock);
+        if (--openFiles().count[*m_fileKey] <= 0)
+            openFiles().count.remove(*m_fileKey);
+    }
 }
 
 QSqlDatabase Database::connection() const
@@ -61,8 +98,12 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, int target
     if (!QDir().mkpath(info.absolutePath()))
         return makeError(ErrorCode::Io, QStringLiteral("cannot create folder %1").arg(info.absolutePath()));
     // Nothing is written before the file is known to be ours (or empty): another program's database, or a file that
-    // is no database, is refused byte for byte untouched.
-    const auto file = probeStoreFile(info.absoluteFilePath());
+    // is no database, is refused byte for byte untouched. A file this process has open already was probed then, and
+    // must not be read outside SQLite now (see OpenFiles).
+    QMutexLocker openLock(&openFiles().lock);
+    const auto known = fileKey(info.absoluteFilePath());
+    const bool openHere = known && openFiles().count.value(*known) > 0;
+    const auto file = probeStoreFile(info.absoluteFilePath(), openHere);
     if (!file)
         return file.error();
     const bool readOnly = !file->writable();
@@ -88,6 +129,9 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, int target
     self->m_readOnly = readOnly;
     if (!self->connection().open())
         return storeError(self->m_path, QStringLiteral("cannot open %1").arg(path), self->connection().lastError());
+    if ((self->m_fileKey = fileKey(self->m_path)))  // SQLite created a new file on open
+        openFiles().count[*self->m_fileKey] += 1;
+    openLock.unlock();
     // Before configure(): switching a newer release's file to WAL would already rewrite its header.
     if (QSqlQuery v(self->connection());
         v.exec(QStringLiteral("PRAGMA user_version")) && v.next() && v.value(0).toInt() > latestSchemaVersion())

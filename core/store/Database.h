@@ -4,10 +4,12 @@
 
 #include "util/Result.h"
 
+#include <QPair>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QVariantList>
 #include <memory>
+#include <optional>
 
 namespace km::store {
 
@@ -50,6 +52,7 @@ private:
     QString m_connectionName;
     bool m_readOnly = false;
     int m_depth = 0;
+    std::optional<QPair<quint64, quint64>> m_fileKey;  // (device, inode) while counted as open in this process
 };
 
 // Commits on commit(), rolls back when destroyed uncommitted: no early return leaves a transaction open.

@@ -101,7 +101,7 @@ QString readOnlyUri(const QString& absolutePath, bool immutable)
     return url.toString(QUrl::FullyEncoded);
 }
 
-Result<StoreFile> probeStoreFile(const QString& path)
+Result<StoreFile> probeStoreFile(const QString& path, bool openInProcess)
 {
     const QFileInfo info(path);
     const QString folder = info.absolutePath();
@@ -119,6 +119,10 @@ Result<StoreFile> probeStoreFile(const QString& path)
     out.fileWritable = !info.exists() || canWrite(path);
     if (!info.exists() || info.size() == 0)
         return out;
+    if (openInProcess) {
+        out.kind = StoreFile::Kind::Marked;  // not Empty: the connection already open read or made its schema
+        return out;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(ErrorCode::Io, QStringLiteral("cannot read the store %1: %2").arg(path, file.errorString()));

@@ -25,7 +25,9 @@ struct StoreFile {
 // Refuses a missing or unusable folder, an unreadable file, a file that is no SQLite database and an SQLite database
 // of another program. An unmarked file's schema is read through a read-only connection that leaves no -wal or -shm
 // behind (immutable when the file is in WAL mode with no -wal: nobody writes it then).
-Result<StoreFile> probeStoreFile(const QString& absolutePath);
+// openInProcess: a connection of this process has the file open, so it was probed when that one opened; its bytes
+// are not read again (closing a descriptor of our own would drop that connection's locks: see Database.cpp).
+Result<StoreFile> probeStoreFile(const QString& absolutePath, bool openInProcess = false);
 
 // The URI of a read-only connection to `absolutePath` (QSQLITE_OPEN_URI); immutable: no locks, no side files.
 QString readOnlyUri(const QString& absolutePath, bool immutable);

@@ -1,7 +1,8 @@
 #pragma once
-// The workbench as the app builds it (controller, then window) over a store seeded from the bundled tasks, and
-// helpers to answer the dialogs it opens; for the UI tests.
+// The workbench as the app builds it (store worker, controller, then window) over a store seeded from the bundled
+// tasks, and helpers to answer the dialogs it opens and to wait for the worker's answers; for the UI tests.
 
+#include "StoreWorkerWait.h"
 #include "controller/WorkbenchController.h"
 #include "curate/BundledTasks.h"
 #include "models/TaskTableModel.h"
@@ -23,13 +24,17 @@
 namespace km::test {
 
 struct Workbench {
+    std::unique_ptr<StoreWorker> worker;
     ui::WorkbenchController controller;
     ui::MainWindow window;
     Workbench(TaskStore& store, QSettings& settings, const QString& reviewer = QStringLiteral("tester"))
-        : controller(store, reviewer)
+        : worker(openWorker(store.path()))
+        , controller(*worker, reviewer)
         , window(controller, settings)
     {
+        test::settle(*worker);  // the first list and task are on screen, as a user would first see them
     }
+    bool settle() const { return test::settle(*worker); }
     QTableView* table() const { return window.findChild<QTableView*>(QStringLiteral("taskTable")); }
     QString tableTask() const { return table()->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(); }
     QStringList selectedTasks() const

@@ -163,6 +163,7 @@ private Q_SLOTS:
 
         const ReviewStatus was = m_store->task(pending[0]).value()->status;
         QVERIFY(review.decide(ReviewStatus::Accepted));
+        QVERIFY(b.settle());
         QCOMPARE(toString(m_store->task(pending[0]).value()->status), toString(ReviewStatus::Accepted));
         // The list shows the new status and moves to the next task of the filter that needs review.
         QTRY_COMPARE(table->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(), pending[1]);
@@ -171,6 +172,7 @@ private Q_SLOTS:
         QCOMPARE(hits.size(), 1);
         QCOMPARE(hits[0].siblingAtColumn(ui::TaskTableModel::Status).data().toString(), QString("accepted"));
         QVERIFY(review.undo());
+        QVERIFY(b.settle());
         QCOMPARE(toString(m_store->task(pending[0]).value()->status), toString(was));
     }
 
@@ -180,6 +182,7 @@ private Q_SLOTS:
         ui::MainWindow& w = b.window;
         w.show();
         b.controller.selectTask("softmax-rows");
+        QVERIFY(b.settle());
         auto* tabs = w.findChild<QTabWidget*>("taskTabs");
         auto* reference = w.findChild<QsciScintilla*>("referenceEditor");
         auto* find = w.findChild<QLineEdit*>("referenceFind");
@@ -259,6 +262,7 @@ private Q_SLOTS:
         ui::MainWindow& w = b.window;
         w.show();
         b.controller.selectTask("softmax-rows");
+        QVERIFY(b.settle());
         auto* tabs = w.findChild<QTabWidget*>("taskTabs");
         tabs->setCurrentWidget(w.findChild<QWidget*>("taskEditor"));  // the editor loads when first shown
         auto* description = w.findChild<QPlainTextEdit*>("descriptionEditor");
@@ -291,6 +295,7 @@ private Q_SLOTS:
         toml->setText(QString::fromUtf8(writeTaskToml(before)));
         description->setPlainText(before.description + "\nEdited by the test.\n");
         w.findChild<QPushButton*>("saveTask")->click();
+        QVERIFY(b.settle());
         QCOMPARE(message->text(), QString("Saved"));
         const Task after = m_store->task("softmax-rows").value().value();
         QVERIFY(after.description.endsWith("Edited by the test.\n"));
@@ -307,6 +312,7 @@ private Q_SLOTS:
         QTRY_COMPARE(
             w.findChild<QTableView*>("taskTable")->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString(),
             QString("layernorm"));
+        QVERIFY(b.settle());
         QCOMPARE(m_store->task("softmax-rows").value()->description, after.description);
 
         // What the model is shown is toggled in place and stored with an audit entry.
@@ -314,6 +320,7 @@ private Q_SLOTS:
         const bool had = m_store->task("layernorm").value()->shown.has(Presentation::Spec);
         QVERIFY(spec->isEnabled());
         spec->click();
+        QVERIFY(b.settle());
         QCOMPARE(m_store->task("layernorm").value()->shown.has(Presentation::Spec), !had);
         QCOMPARE(m_store->audit("task", "layernorm").value().last().detail.value("fields").toStringList(),
                  QStringList{"shown"});
@@ -343,6 +350,7 @@ private Q_SLOTS:
         const int expected = int(m_store->summaries(f).value().size());
         QVERIFY(expected > 0 && expected < m_store->count().value());
         QTRY_COMPARE(table->model()->rowCount(), expected);
+        QVERIFY(b.settle());
 
         // The current row's task is shown: its description rendered from Markdown.
         const QString id = table->currentIndex().data(ui::TaskTableModel::TaskIdRole).toString();
@@ -366,6 +374,7 @@ private Q_SLOTS:
         if (!shots.isEmpty()) {
             w.resize(1500, 900);
             b.controller.selectTask("l2-gemm-residual-layernorm");
+            QVERIFY(b.settle());
             QVERIFY(w.grab().save(shots + "/main-window.png"));
             auto* tabs = w.findChild<QTabWidget*>("taskTabs");
             tabs->setCurrentWidget(w.findChild<QWidget*>("taskEditor"));

@@ -78,6 +78,7 @@ private Q_SLOTS:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         ui::ReviewSession& review = b.controller.review();
         QVERIFY(b.controller.selectTask("softmax-rows"));
+        QVERIFY(b.settle());
         editDescription(b, "edited, not saved");
         const QStringList stay{"softmax-rows"};
 
@@ -116,6 +117,7 @@ private Q_SLOTS:
         QPointer<QTimer> onDecision = test::answerBox("unsavedEdits", QMessageBox::Cancel);
         b.window.findChild<QAction*>("review-accept")->trigger();
         QVERIFY(test::answered(onDecision));
+        QVERIFY(b.settle());
         QVERIFY(m_store->reviews(stay[0]).value().last().to == ReviewStatus::Accepted);
         QCOMPARE(review.currentTaskId(), stay[0]);
         QCOMPARE(b.controller.currentTaskId(), stay[0]);
@@ -131,6 +133,7 @@ private Q_SLOTS:
         test::Workbench b(*m_store, *m_settings);
         b.window.show();
         QVERIFY(b.controller.selectTask("layernorm"));
+        QVERIFY(b.settle());
         b.window.findChild<QTabWidget*>("taskTabs")->setCurrentWidget(b.window.findChild<QWidget*>("taskEditor"));
         auto* editor = b.window.findChild<QWidget*>("taskEditor");
         auto* description = b.window.findChild<QPlainTextEdit*>("descriptionEditor");
@@ -172,13 +175,18 @@ private Q_SLOTS:
         test::Workbench b(*m_store, settings, ui::configuredReviewer({}, settings));
         b.window.show();
         QVERIFY(b.controller.selectTask("silu"));
+        QVERIFY(b.settle());
         b.window.findChild<QAction*>("review-needs-changes")->trigger();
+        QVERIFY(b.settle());
         QCOMPARE(m_store->reviews("silu").value().last().reviewer, QString("alice"));
         QVERIFY(b.controller.selectTask("silu"));
+        QVERIFY(b.settle());
         editDescription(b, m_store->task("silu").value()->description + "\nA reviewer's note.\n");
         b.window.findChild<QPushButton*>("saveTask")->click();
+        QVERIFY(b.settle());
         QCOMPARE(m_store->audit("task", "silu").value().last().actor, QString("alice"));
         b.window.findChild<QCheckBox*>("shown-reference")->click();
+        QVERIFY(b.settle());
         QCOMPARE(m_store->audit("task", "silu").value().last().actor, QString("alice"));
 
         answerReviewer("bob");
@@ -186,9 +194,12 @@ private Q_SLOTS:
         QCOMPARE(settings.value("reviewer/name").toString(), QString("bob"));
         QVERIFY(b.window.findChild<QLabel*>("reviewerLabel")->text().contains("bob"));
         QVERIFY(b.controller.selectTask("silu"));
+        QVERIFY(b.settle());
         b.window.findChild<QAction*>("review-reject")->trigger();
+        QVERIFY(b.settle());
         QCOMPARE(m_store->reviews("silu").value().last().reviewer, QString("bob"));
         QVERIFY(b.controller.review().undo());
+        QVERIFY(b.settle());
         QCOMPARE(m_store->reviews("silu").value().last().reviewer, QString("bob"));
     }
 
@@ -206,6 +217,40 @@ private Q_SLOTS:
                   {"--db", m_store->path(), "review", "row-sum", "--status", "draft", "--reviewer", "fay"});
         QVERIFY(cli.waitForFinished(20000));
         QCOMPARE(m_store->reviews("row-sum").value().last().reviewer, QString("fay"));
+    }
+
+    // Issue 18: a review written by another process (the CLI) reaches the open workbench through the worker's change
+    // signal, with no reload asked: the list's row, and the current task unless it has unsaved edits.
+    void rowWrittenByAnotherProcessShowsWithoutReload()
+    {
+        test::Workbench b(*m_store, *m_settings);
+        b.window.show();
+        const auto statusShown = [&b](const QString& id) {
+            const int row = b.controller.taskModel()->rowOf(id);
+            return b.controller.taskModel()->index(row, ui::TaskTableModel::Status).data().toString();
+        };
+        const auto cliReview = [this](const QString& id, const QString& status) {
+            QProcess cli;
+            cli.start(KMOSAIC_CLI, {"--db", m_store->path(), "review", id, "--status", status, "--reviewer", "cli"});
+            return cli.waitForFinished(20000) && cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0;
+        };
+        QVERIFY(b.controller.selectTask("gelu-tanh"));
+        QVERIFY(b.settle());
+        QVERIFY(statusShown("gelu-tanh") != "rejected");
+        QVERIFY(cliReview("gelu-tanh", "rejected"));
+        QTRY_COMPARE_WITH_TIMEOUT(statusShown("gelu-tanh"), QString("rejected"), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            b.controller.currentTask() && b.controller.currentTask()->status == ReviewStatus::Rejected, 20000);
+
+        // Unsaved edits stay while the row follows the store.
+        editDescription(b, "typed, not saved");
+        QVERIFY(cliReview("gelu-tanh", "needs_changes"));
+        QTRY_COMPARE_WITH_TIMEOUT(statusShown("gelu-tanh"), QString("needs_changes"), 20000);
+        QVERIFY(b.settle());
+        QCOMPARE(b.window.findChild<QPlainTextEdit*>("descriptionEditor")->toPlainText(), QString("typed, not saved"));
+        QCOMPARE(b.controller.currentTaskId(), QString("gelu-tanh"));
+        test::answerBox("unsavedEdits", QMessageBox::Discard);
+        b.window.close();
     }
 
     // Defect 6: each facet's counts follow the search and the other facets' selections (not its own).

@@ -62,10 +62,12 @@ class TestWorkbenchImport : public QObject {
     void edit(test::Workbench& b, const QString& id, const QString& line)
     {
         QVERIFY(b.controller.selectTask(id));
+        QVERIFY(b.settle());
         b.window.findChild<QTabWidget*>("taskTabs")->setCurrentWidget(b.window.findChild<QWidget*>("taskEditor"));
         auto* description = b.window.findChild<QPlainTextEdit*>("descriptionEditor");
         description->setPlainText(description->toPlainText() + line);
         b.window.findChild<QPushButton*>("saveTask")->click();
+        QVERIFY(b.settle());
         QVERIFY(m_store->task(id).value()->description.endsWith(line));
     }
 
@@ -107,6 +109,7 @@ private Q_SLOTS:
         QCOMPARE(asked, QStringList{"softmax-rows"});
         QVERIFY2(report.contains("updated\tsoftmax-rows") && !report.contains("layernorm"), qPrintable(report));
         QVERIFY(m_store->task("softmax-rows").value()->description.endsWith("Changed in the folder too.\n"));
+        QVERIFY(b.settle());
         QCOMPARE(b.controller.currentTask()->description, m_store->task("softmax-rows").value()->description);
 
         // Nothing edited since: no question, nothing changed.

@@ -3,14 +3,15 @@
 #include "models/TaskFilterProxyModel.h"
 #include "models/TaskTableModel.h"
 #include "review/ReviewSession.h"
+#include "store/StoreWorker.h"
 
 #include <QScopedValueRollback>
 
 namespace km::ui {
 
-WorkbenchController::WorkbenchController(TaskStore& store, QString reviewer, QObject* parent)
+WorkbenchController::WorkbenchController(StoreWorker& store, QString reviewer, QObject* parent)
     : QObject(parent)
-    , m_repo(store)
+    , m_store(store)
     , m_reviewer(std::move(reviewer))
     , m_model(new TaskTableModel(this))
     , m_proxy(new TaskFilterProxyModel(this))
@@ -21,6 +22,13 @@ WorkbenchController::WorkbenchController(TaskStore& store, QString reviewer, QOb
     connect(m_review, &ReviewSession::currentTaskChanged, this, &WorkbenchController::followReview);
     connect(m_review, &ReviewSession::decisionRecorded, this, [this](const ReviewRecord& r) { refreshTask(r.taskId); });
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &WorkbenchController::scheduleQueueUpdate);  // sort
+    // A CLI run, a batch verification, an import job: another connection committed. Unsaved edits stay (reload()).
+    connect(&m_store, &StoreWorker::storeChanged, this, &WorkbenchController::reload);
+}
+
+QString WorkbenchController::storePath() const
+{
+    return m_store.path();
 }
 
 WorkbenchController::~WorkbenchController() = default;
@@ -42,14 +50,22 @@ void WorkbenchController::setReviewer(const QString& name)
 
 void WorkbenchController::reload()
 {
-    auto rows = m_repo.summaries({});
-    if (!rows)
-        return fail(tr("Cannot list tasks"), rows.error().message);
-    m_model->setSnapshot(rows.value());
+    m_store.submit<QList<TaskSummary>>(
+        QStringLiteral("summaries"), [](TaskStore& s) { return s.summaries({}); }, this,
+        [this](Result<QList<TaskSummary>> rows) {
+            if (!rows)
+                return fail(tr("Cannot list tasks"), rows.error().message);
+            applySnapshot(rows.value());
+        });
+}
+
+void WorkbenchController::applySnapshot(const QList<TaskSummary>& rows)
+{
+    m_model->setSnapshot(rows);
     m_review->updateInfo(m_model->rows());
     const QString before = m_current;
-    setSearchText(m_search);
-    if (m_current == before && !(m_dirty && m_dirty()))
+    setSearchText(m_search);  // the rows changed: so may the search's answer
+    if (m_current == before && !m_loading && !(m_dirty && m_dirty()))
         loadTask(m_current);  // the shown task may have changed in the store
 }
 
@@ -57,16 +73,24 @@ void WorkbenchController::setSearchText(const QString& text)
 {
     // The store answers a search with ids (a few ms at 10,000 tasks); the rows are already in the model.
     m_search = text;
-    std::optional<QSet<QString>> visible;
-    if (!ftsQueryFor(text).isEmpty()) {
-        TaskFilter filter;
-        filter.text = text;
-        auto ids = m_repo.matchingIds(filter);
-        if (!ids)
-            return fail(tr("Search failed"), ids.error().message);
-        visible = QSet<QString>(ids.value().cbegin(), ids.value().cend());
-    }
-    m_proxy->setVisibleIds(std::move(visible));
+    if (ftsQueryFor(text).isEmpty())
+        return applySearch(text, std::nullopt);
+    TaskFilter filter;
+    filter.text = text;
+    m_store.submit<QStringList>(
+        QStringLiteral("search"), [filter](TaskStore& s) { return s.matchingIds(filter); }, this,
+        [this, text](Result<QStringList> ids) {
+            if (!ids)
+                return fail(tr("Search failed"), ids.error().message);
+            applySearch(text, QSet<QString>(ids.value().cbegin(), ids.value().cend()));
+        });
+}
+
+void WorkbenchController::applySearch(const QString& text, const std::optional<QSet<QString>>& visible)
+{
+    if (text != m_search)
+        return;  // typed on since: the newer search answers
+    m_proxy->setVisibleIds(visible);
     applyFilter();
 }
 
@@ -100,7 +124,7 @@ void WorkbenchController::keepCurrentVisible()
 
 bool WorkbenchController::selectTask(const QString& id)
 {
-    if (id == m_current && (id.isEmpty() || m_task))
+    if (id == m_current && (id.isEmpty() || m_task || m_loading))
         return true;
     if (!m_saving && m_dirty && m_dirty() && !(m_settle && m_settle())) {
         Q_EMIT currentTaskChanged(m_current);  // stay on the task with the edits; views put their selection back
@@ -115,19 +139,47 @@ void WorkbenchController::loadTask(const QString& id)
     m_current = id;
     m_task.reset();
     m_history.clear();
-    if (!id.isEmpty()) {
-        auto task = m_repo.task(id);
-        auto history = m_repo.history(id);
-        if (!task || !history)
-            fail(tr("Cannot load task %1").arg(id), !task ? task.error().message : history.error().message);
-        else if (task.value()) {
-            m_task = task.value();
-            m_history = history.value();
-        }
-        m_review->setCurrentTask(id);  // the review follows the task on screen (a no-op when it is already there)
+    m_loading = !id.isEmpty();
+    if (id.isEmpty()) {
+        Q_EMIT taskLoaded();
+        Q_EMIT currentTaskChanged(m_current);
+        return;
     }
-    Q_EMIT taskLoaded();
+    m_review->setCurrentTask(id);  // the review follows the task on screen (a no-op when it is already there)
     Q_EMIT currentTaskChanged(m_current);
+    struct Loaded {
+        std::optional<Task> task;
+        QList<AuditEntry> history;
+    };
+    m_store.submit<Loaded>(
+        QStringLiteral("task"),
+        [id](TaskStore& s) -> Result<Loaded> {
+            auto task = s.task(id);
+            if (!task)
+                return task.error();
+            auto history = s.audit(QStringLiteral("task"), id);
+            if (!history)
+                return history.error();
+            return Loaded{task.value(), history.value()};
+        },
+        this,
+        [this, id](Result<Loaded> loaded) {
+            if (id != m_current)
+                return;
+            m_loading = false;
+            if (!loaded)
+                fail(tr("Cannot load task %1").arg(id), loaded.error().message);
+            else if (loaded->task) {
+                m_task = loaded->task;
+                m_history = loaded->history;
+            }
+            Q_EMIT taskLoaded();
+            if (m_savedNote && m_savedNote->first == id) {
+                const QString note = m_savedNote->second;
+                m_savedNote.reset();
+                Q_EMIT saved(id, true, note);
+            }
+        });
 }
 
 void WorkbenchController::followReview(const QString& id)
@@ -140,32 +192,53 @@ void WorkbenchController::followReview(const QString& id)
         m_review->setCurrentTask(m_current);
 }
 
-Result<UpsertOutcome> WorkbenchController::saveEdit(const Task& edited)
+Status WorkbenchController::saveEdit(const Task& edited)
 {
     if (m_current.isEmpty() || !m_task || edited.id != m_current)
         return makeError(ErrorCode::InvalidInput, tr("No task is current: there is nothing to save to"));
-    auto outcome = m_repo.saveTask(edited, m_reviewer, tr("edited in the workbench"));
-    if (!outcome)
-        return outcome;
-    const QScopedValueRollback saving(m_saving, true);  // the edits are stored: moving off the task needs no question
-    refreshTask(edited.id);
-    if (m_current == edited.id)  // the edit may have taken it out of the filter
-        loadTask(edited.id);     // the stored version
-    return outcome;
+    const QString actor = m_reviewer;
+    const QString reason = tr("edited in the workbench");
+    m_store.write<UpsertOutcome>(
+        [edited, actor, reason](TaskStore& s) { return s.upsertTask(edited, actor, reason); }, this,
+        [this, id = edited.id](Result<UpsertOutcome> outcome) {
+            if (!outcome) {
+                fail(tr("Cannot save %1").arg(id), outcome.error().message);
+                Q_EMIT saved(id, false, outcome.error().message);
+                return;
+            }
+            const QString note = outcome.value() == UpsertOutcome::Unchanged ? tr("No change") : tr("Saved");
+            const QScopedValueRollback saving(m_saving, true);  // stored: moving off the task needs no question
+            refreshTask(id);
+            if (m_current != id)
+                return Q_EMIT saved(id, true, note);
+            m_savedNote = {id, note};  // said once the stored version is on screen
+            loadTask(id);              // the stored version (the edit may also take it out of the filter)
+        });
+    return {};
 }
 
 void WorkbenchController::setShown(const QString& taskId, PresentationSet shown)
 {
-    auto task = m_repo.task(taskId);
-    if (!task || !task.value())
-        return fail(tr("Cannot change what %1 shows").arg(taskId), task ? tr("no such task") : task.error().message);
-    Task t = *task.value();
-    t.shown = shown;
-    auto outcome = m_repo.saveTask(t, m_reviewer, tr("presentations shown to the model"));
-    if (!outcome)
-        return fail(tr("Cannot change what %1 shows").arg(taskId), outcome.error().message);
-    refreshTask(taskId);
-    Q_EMIT message(tr("%1 now shows: %2").arg(taskId, shown.names().join(QStringLiteral(", "))));
+    const QString actor = m_reviewer;
+    const QString reason = tr("presentations shown to the model");
+    m_store.write<UpsertOutcome>(
+        [taskId, shown, actor, reason](TaskStore& s) -> Result<UpsertOutcome> {
+            auto task = s.task(taskId);
+            if (!task)
+                return task.error();
+            if (!task.value())
+                return makeError(ErrorCode::NotFound, tr("no such task"));
+            Task t = *task.value();
+            t.shown = shown;
+            return s.upsertTask(t, actor, reason);
+        },
+        this,
+        [this, taskId, shown](Result<UpsertOutcome> outcome) {
+            if (!outcome)
+                return fail(tr("Cannot change what %1 shows").arg(taskId), outcome.error().message);
+            refreshTask(taskId);
+            Q_EMIT message(tr("%1 now shows: %2").arg(taskId, shown.names().join(QStringLiteral(", "))));
+        });
 }
 
 void WorkbenchController::refreshTask(const QString& id)
@@ -173,14 +246,19 @@ void WorkbenchController::refreshTask(const QString& id)
     // A change to one task: re-read its row (about 1 ms) rather than the whole list (80 ms at 10,000 tasks).
     TaskFilter one;
     one.ids = {id};
-    auto rows = m_repo.summaries(one);
-    if (!rows || rows->size() != 1 || !m_model->updateRow(rows->first()))
-        return reload();
-    m_review->updateInfo(rows.value());
-    m_proxy->invalidate();  // the status may move it in or out of the filter, or in the sort
-    applyFilter();
-    if (id == m_current && !(m_dirty && m_dirty()))
-        loadTask(id);
+    const bool saving = m_saving;
+    m_store.submit<QList<TaskSummary>>(
+        QStringLiteral("row/") + id, [one](TaskStore& s) { return s.summaries(one); }, this,
+        [this, id, saving](Result<QList<TaskSummary>> rows) {
+            if (!rows || rows->size() != 1 || !m_model->updateRow(rows->first()))
+                return reload();
+            const QScopedValueRollback keep(m_saving, saving);
+            m_review->updateInfo(rows.value());
+            m_proxy->invalidate();  // the status may move it in or out of the filter, or in the sort
+            applyFilter();
+            if (id == m_current && !m_loading && !(m_dirty && m_dirty()))
+                loadTask(id);
+        });
 }
 
 void WorkbenchController::scheduleQueueUpdate()

@@ -1,13 +1,22 @@
 #pragma once
 // The workbench's controller: owns the task list models, the review session and the current task; answers the
-// views' requests (search, facets, select, save) through a TaskRepository. No widgets. GUI thread.
+// views' requests (search, facets, select, save) through the StoreWorker, and follows its storeChanged(). No widgets.
+// GUI thread; runs no SQL: every read and write is a request whose answer comes later.
 
-#include "controller/TaskRepository.h"
+#include "model/Review.h"
+#include "model/Task.h"
 #include "models/FacetFilter.h"
+#include "store/TaskQuery.h"
+#include "store/TaskStore.h"
+#include "util/Result.h"
 
 #include <QObject>
 #include <functional>
 #include <optional>
+
+namespace km {
+class StoreWorker;
+}
 
 namespace km::ui {
 
@@ -19,17 +28,18 @@ class WorkbenchController : public QObject {
     Q_OBJECT
 public:
     // reviewer: the name on every decision and edit (see ReviewerIdentity).
-    WorkbenchController(TaskStore& store, QString reviewer, QObject* parent = nullptr);
+    WorkbenchController(StoreWorker& store, QString reviewer, QObject* parent = nullptr);
     ~WorkbenchController() override;
 
     TaskTableModel* taskModel() const { return m_model; }
     TaskFilterProxyModel* visibleTasks() const { return m_proxy; }  // what the task table shows
     ReviewSession& review() const { return *m_review; }
-    TaskRepository& repository() { return m_repo; }
+    QString storePath() const;  // the store file, for jobs that open their own connection
     const QString& reviewer() const { return m_reviewer; }
 
     const QString& currentTaskId() const { return m_current; }
-    const std::optional<Task>& currentTask() const { return m_task; }  // as stored; empty when none is current
+    // As stored; empty when none is current, and while the current task is being read (taskLoaded() follows).
+    const std::optional<Task>& currentTask() const { return m_task; }
     const QList<AuditEntry>& currentHistory() const { return m_history; }
     QStringList visibleTaskIds() const;  // the filtered rows, in display order
     const FacetCounts& facetCounts() const { return m_counts; }
@@ -40,11 +50,14 @@ public:
     void setEditGuard(std::function<bool()> dirty, std::function<bool()> settle);
 
 public Q_SLOTS:
-    void reload();  // rereads every summary, and the current task unless it has pending edits
+    // Rereads every summary, and the current task unless it has pending edits; also on storeChanged().
+    void reload();
     void setSearchText(const QString& text);
     void setFacets(const km::ui::FacetFilter& facets);
     bool selectTask(const QString& id);  // false when the user stayed on the task with the edits
-    Result<UpsertOutcome> saveEdit(const Task& edited);
+    // Writes the edited current task; an error when no task is current or it is another task. The store's answer
+    // comes with saved(); then the stored version is read back (taskLoaded()).
+    Status saveEdit(const Task& edited);
     void setShown(const QString& taskId, km::PresentationSet shown);
     void setReviewer(const QString& name);
 
@@ -55,17 +68,20 @@ Q_SIGNALS:
     void listChanged(int visible, int total);  // the filter or the rows changed; facetCounts() too
     void message(const QString& text);         // for the status bar
     void reviewerChanged(const QString& name);
+    void saved(const QString& id, bool ok, const QString& message);  // a saveEdit() answered: "Saved", or the error
 
 private:
     void applyFilter();
     void keepCurrentVisible();
     void loadTask(const QString& id);
-    void refreshTask(const QString& id);  // one row from the store, after a decision
+    void applySnapshot(const QList<TaskSummary>& rows);
+    void applySearch(const QString& text, const std::optional<QSet<QString>>& visible);
+    void refreshTask(const QString& id);  // one row from the store, after a decision or an edit
     void followReview(const QString& id);
     void scheduleQueueUpdate();
     void fail(const QString& what, const QString& message);
 
-    StoreRepository m_repo;
+    StoreWorker& m_store;
     QString m_reviewer;
     TaskTableModel* m_model;
     TaskFilterProxyModel* m_proxy;
@@ -80,6 +96,8 @@ private:
     QList<AuditEntry> m_history;
     bool m_queueUpdatePending = false;
     bool m_saving = false;
+    bool m_loading = false;                                  // the current task's read is under way
+    std::optional<std::pair<QString, QString>> m_savedNote;  // task id, "Saved": for saved() after the reload
 };
 
 }  // namespace km::ui

@@ -14,7 +14,9 @@ TransferJob::TransferJob(QObject* parent) : QObject(parent)
 
 TransferJob::~TransferJob()
 {
-    if (m_thread) {
+    if (m_thread && !m_thread->isRunning() && !m_thread->isFinished()) {
+        delete m_thread;  // never started (see run()): nothing would delete it
+    } else if (m_thread) {
         m_cancel = true;
         m_thread->wait();  // the work checks m_cancel between chunks; a chunk is short
     }
@@ -25,7 +27,15 @@ void TransferJob::run(std::function<void()> work)
     m_thread = QThread::create(std::move(work));
     m_thread->setObjectName(QStringLiteral("kmosaic-transfer"));
     connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
-    m_thread->start();
+    // Started from the event loop, not here: the caller connects to the job's signals after start*() returns, and a
+    // quick job (an import of unchanged tasks) could otherwise finish and signal before anyone listens.
+    QMetaObject::invokeMethod(
+        this,
+        [thread = m_thread] {
+            if (thread)
+                thread->start();
+        },
+        Qt::QueuedConnection);
 }
 
 TransferJob* TransferJob::startScan(const QString& storePath, const QString& source, TaskFormat format, QObject* parent)

@@ -1,6 +1,6 @@
 #include "review/ReviewSession.h"
 
-#include "store/TaskStore.h"
+#include "store/StoreWorker.h"
 
 namespace km::ui {
 
@@ -13,7 +13,7 @@ QString statusText(ReviewStatus s)
     return toString(s).replace(QLatin1Char('_'), QLatin1Char(' '));
 }
 
-ReviewSession::ReviewSession(TaskStore& store, QString reviewer, QObject* parent)
+ReviewSession::ReviewSession(StoreWorker& store, QString reviewer, QObject* parent)
     : QObject(parent)
     , m_store(store)
     , m_reviewer(std::move(reviewer))
@@ -25,32 +25,43 @@ bool ReviewSession::needsReview(ReviewStatus s)
     return s == ReviewStatus::Draft || s == ReviewStatus::InReview || s == ReviewStatus::NeedsChanges;
 }
 
-std::optional<QSet<QString>> ReviewSession::loadInfo(const QStringList& ids)
+void ReviewSession::loadInfo(const QString& channel, const QStringList& ids,
+                             std::function<void(const QSet<QString>&)> then)
 {
-    QSet<QString> found;
-    for (qsizetype at = 0; at < ids.size(); at += kIdsPerQuery) {
-        TaskFilter filter;
-        filter.ids = ids.mid(at, kIdsPerQuery);
-        auto rows = m_store.summaries(filter);
-        if (!rows) {
-            fail(tr("Cannot read the review queue: %1").arg(rows.error().message));
-            return std::nullopt;
-        }
-        for (const TaskSummary& s : rows.value()) {
-            m_info.insert(s.id, Info{s.status, s.title});
-            found.insert(s.id);
-        }
-    }
-    return found;
+    m_store.submit<QList<TaskSummary>>(
+        channel,
+        [ids](TaskStore& store) -> Result<QList<TaskSummary>> {
+            QList<TaskSummary> all;
+            for (qsizetype at = 0; at < ids.size(); at += kIdsPerQuery) {
+                TaskFilter filter;
+                filter.ids = ids.mid(at, kIdsPerQuery);
+                auto rows = store.summaries(filter);
+                if (!rows)
+                    return rows.error();
+                all += rows.value();
+            }
+            return all;
+        },
+        this,
+        [this, then = std::move(then)](Result<QList<TaskSummary>> rows) {
+            if (!rows) {
+                fail(tr("Cannot read the review queue: %1").arg(rows.error().message));
+                return;
+            }
+            QSet<QString> found;
+            for (const TaskSummary& s : rows.value()) {
+                m_info.insert(s.id, Info{s.status, s.title});
+                found.insert(s.id);
+            }
+            then(found);
+        });
 }
 
-bool ReviewSession::setQueue(const QStringList& ids)
+void ReviewSession::setQueue(const QStringList& ids)
 {
-    auto found = loadInfo(ids);
-    if (!found)
-        return false;
-    rebuildQueue(ids, [&found](const QString& id) { return found->contains(id); });
-    return true;
+    loadInfo(QStringLiteral("review-queue"), ids, [this, ids](const QSet<QString>& found) {
+        rebuildQueue(ids, [&found](const QString& id) { return found.contains(id); });
+    });
 }
 
 void ReviewSession::updateInfo(const QList<TaskSummary>& rows)
@@ -105,17 +116,22 @@ QString ReviewSession::titleOf(const QString& id) const
 
 bool ReviewSession::setCurrentTask(const QString& id)
 {
-    if (id == m_current)
+    if (id == m_current || id.isEmpty() || m_info.contains(id)) {
+        m_lookingUp.clear();  // the latest choice wins over a lookup still under way
+        moveTo(id);
         return true;
-    if (!id.isEmpty() && !m_info.contains(id)) {
-        auto found = loadInfo({id});
-        if (!found)
-            return false;
-        if (found->isEmpty())
-            return fail(tr("There is no task '%1' in the store").arg(id));
     }
-    moveTo(id);
-    return true;
+    m_lookingUp = id;
+    loadInfo(QStringLiteral("review-current"), {id}, [this, id](const QSet<QString>& found) {
+        if (m_lookingUp != id)
+            return;
+        m_lookingUp.clear();
+        if (found.isEmpty())
+            fail(tr("There is no task '%1' in the store").arg(id));
+        else
+            moveTo(id);
+    });
+    return false;
 }
 
 void ReviewSession::setReason(const QString& code)
@@ -147,17 +163,99 @@ bool ReviewSession::decide(ReviewStatus to)
     if (m_current.isEmpty())
         return fail(tr("No task to decide on: nothing in this list needs review"));
     const QString id = m_current;
-    auto r = m_store.review(id, to, m_reviewer, m_reason, m_comment);
-    if (!r)
-        return fail(tr("Could not record the decision on %1: %2").arg(id, r.error().message));
-    m_decisions.append({r.value(), false});
+    ReviewRecord draft;
+    draft.taskId = id;
+    draft.from = m_info.value(id).status;
+    draft.to = to;
+    draft.reviewer = m_reviewer;
+    draft.reason = m_reason;
+    draft.comment = m_comment;
+    const quint64 serial = ++m_serial;
+    m_decisions.append({draft, false, serial});
     m_liveDecisions[id] += 1;
     m_info[id].status = to;
     m_skipped.remove(id);
-    Q_EMIT decisionRecorded(r.value());
+    record(draft, serial, false);
     Q_EMIT historyChanged();
     moveTo(findNext(id));
     return true;
+}
+
+void ReviewSession::record(ReviewRecord draft, quint64 serial, bool isUndo)
+{
+    std::shared_ptr<qint64> storedId = m_storedIds.value(serial);
+    if (!storedId)
+        storedId = m_storedIds.insert(serial, std::make_shared<qint64>(0)).value();
+    const QString reviewer = m_reviewer;
+    m_store.write<ReviewRecord>(
+        [draft, storedId, isUndo, reviewer](TaskStore& store) -> Result<ReviewRecord> {
+            if (!isUndo) {
+                auto r = store.review(draft.taskId, draft.to, draft.reviewer, draft.reason, draft.comment);
+                if (r)
+                    *storedId = r.value().id;
+                return r;
+            }
+            // Someone else may have reviewed the task since: restoring over their decision would lose it.
+            auto now = store.task(draft.taskId);
+            if (!now)
+                return now.error();
+            if (!now.value())
+                return makeError(ErrorCode::NotFound,
+                                 tr("Cannot undo: task %1 is no longer in the store").arg(draft.taskId));
+            if (now.value()->status != draft.to)
+                return makeError(ErrorCode::Conflict,
+                                 tr("Not undone: %1 is %2 now, not %3 as your decision left it")
+                                     .arg(draft.taskId, toString(now.value()->status), toString(draft.to)));
+            return store.review(draft.taskId, draft.from, reviewer, QStringLiteral("undo"),
+                                tr("undo of review %1").arg(*storedId));
+        },
+        this,
+        [this, draft, serial, isUndo](Result<ReviewRecord> r) {
+            if (!r) {
+                const bool refused =
+                    isUndo && (r.error().code == ErrorCode::Conflict || r.error().code == ErrorCode::NotFound);
+                takeBack(serial, isUndo,
+                         refused ? r.error().message
+                                 : (isUndo ? tr("Could not undo the decision on %1: %2")
+                                           : tr("Could not record the decision on %1: %2"))
+                                       .arg(draft.taskId, r.error().message));
+                return;
+            }
+            if (const qsizetype i = indexOf(serial); i >= 0 && !isUndo)
+                m_decisions[i].record = r.value();
+            Q_EMIT decisionRecorded(r.value());
+            Q_EMIT historyChanged();
+        });
+}
+
+void ReviewSession::takeBack(quint64 serial, bool isUndo, const QString& message)
+{
+    const qsizetype i = indexOf(serial);
+    if (i >= 0) {
+        const ReviewRecord r = m_decisions.at(i).record;
+        if (isUndo) {
+            m_decisions[i].undone = false;
+            m_liveDecisions[r.taskId] += 1;
+        } else {
+            m_decisions.removeAt(i);
+            m_storedIds.remove(serial);
+            if (--m_liveDecisions[r.taskId] <= 0)
+                m_liveDecisions.remove(r.taskId);
+        }
+        // What the store holds now: the status the write would have changed may have been changed by someone else.
+        loadInfo(QStringLiteral("review-refresh"), {r.taskId},
+                 [this](const QSet<QString>&) { Q_EMIT historyChanged(); });
+    }
+    fail(message);
+    Q_EMIT historyChanged();
+}
+
+qsizetype ReviewSession::indexOf(quint64 serial) const
+{
+    for (qsizetype i = m_decisions.size() - 1; i >= 0; --i)
+        if (m_decisions.at(i).serial == serial)
+            return i;
+    return -1;
 }
 
 bool ReviewSession::save()
@@ -183,26 +281,12 @@ bool ReviewSession::undo()
     if (i < 0)
         return fail(tr("Nothing to undo: no decision of this session is left"));
     const ReviewRecord last = m_decisions.at(i).record;
-    // Someone else may have reviewed the task since: restoring over their decision would lose it.
-    auto found = loadInfo({last.taskId});
-    if (!found)
-        return false;
-    if (found->isEmpty())
-        return fail(tr("Cannot undo: task %1 is no longer in the store").arg(last.taskId));
-    const ReviewStatus now = m_info.value(last.taskId).status;
-    if (now != last.to)
-        return fail(tr("Not undone: %1 is %2 now, not %3 as your decision left it")
-                        .arg(last.taskId, toString(now), toString(last.to)));
-    auto r = m_store.review(last.taskId, last.from, m_reviewer, QStringLiteral("undo"),
-                            tr("undo of review %1").arg(last.id));
-    if (!r)
-        return fail(tr("Could not undo the decision on %1: %2").arg(last.taskId, r.error().message));
     m_decisions[i].undone = true;
     if (--m_liveDecisions[last.taskId] <= 0)
         m_liveDecisions.remove(last.taskId);
     m_info[last.taskId].status = last.from;
     m_skipped.remove(last.taskId);
-    Q_EMIT decisionRecorded(r.value());
+    record(last, m_decisions.at(i).serial, true);
     Q_EMIT historyChanged();
     moveTo(last.taskId);
     return true;

@@ -1,6 +1,7 @@
 #pragma once
 // One reviewer's keyboard review: the queue (the caller's filter order), the current task, the draft decision
-// (decision, reason, comment) and this session's decisions, written through TaskStore::review. GUI thread; no widgets.
+// (decision, reason, comment) and this session's decisions, written through the StoreWorker (TaskStore::review on
+// its thread). GUI thread; no widgets; runs no SQL.
 
 #include "model/Review.h"
 #include "store/TaskQuery.h"
@@ -10,17 +11,19 @@
 #include <QSet>
 #include <QStringList>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace km {
-class TaskStore;
+class StoreWorker;
 }
 
 namespace km::ui {
 
 struct SessionDecision {
-    ReviewRecord record;
+    ReviewRecord record;  // as drafted until the store answers (then as stored: id, time)
     bool undone = false;
+    quint64 serial = 0;  // this session's number for it, stable while the store answers
 };
 
 // "accepted", "needs changes": a status as the panel writes it.
@@ -41,18 +44,21 @@ struct ReviewProgress {
 //   When none is left, there is no current task.
 // - undo() writes a new review back to the status before the latest decision not yet undone (reason "undo"), and
 //   makes its task current; repeated, it walks further back. Nothing is deleted: the audit log only grows.
+// - Decisions and undos take effect here at once and are written in order behind it; decisionRecorded() follows
+//   each write. A write the store refuses is taken back here, with error() (an undo over someone else's later
+//   decision, a task gone, a store that stays locked).
 class ReviewSession : public QObject {
     Q_OBJECT
 public:
-    ReviewSession(TaskStore& store, QString reviewer, QObject* parent = nullptr);
+    ReviewSession(StoreWorker& store, QString reviewer, QObject* parent = nullptr);
 
     const QString& reviewer() const { return m_reviewer; }
     void setReviewer(const QString& name) { m_reviewer = name; }  // the next decisions and undos carry it
     static bool needsReview(ReviewStatus s);
 
-    // Reads the statuses of these tasks (ids the store lacks are dropped). The current task stays when it is in the
-    // queue; otherwise the first task needing review becomes current.
-    bool setQueue(const QStringList& ids);
+    // Reads the statuses of these tasks (ids the store lacks are dropped), then sets the queue (later: asked of the
+    // store). The current task stays when it is in the queue; otherwise the first task needing review becomes current.
+    void setQueue(const QStringList& ids);
     // The same from rows the caller already holds (the task list's snapshot): no store read.
     // For a list that already gave the session its rows: statuses and titles once per reload (updateInfo), then
     // only the order on each filter or sort change (setOrder, no copies of the rows; unknown ids are dropped).
@@ -65,7 +71,8 @@ public:
 
     const QString& currentTaskId() const { return m_current; }
     // Makes a task current (selected in the task list, or a past decision revisited); deciding again records a
-    // new review. False, with error(), when the store has no such task.
+    // new review. True when it is current now; false when the session has no row for it yet: it becomes current
+    // once the store has it, or error() says the store has no such task.
     bool setCurrentTask(const QString& id);
     bool revisit(const QString& id) { return setCurrentTask(id); }
 
@@ -98,14 +105,18 @@ private:
         QString title;
     };
     void rebuildQueue(const QStringList& ids, const std::function<bool(const QString&)>& known);
-    std::optional<QSet<QString>> loadInfo(const QStringList& ids);  // the ids found; nullopt (and error()) on failure
+    // Reads the rows of ids on the store's thread, then calls then(ids found); error() on failure.
+    void loadInfo(const QString& channel, const QStringList& ids, std::function<void(const QSet<QString>&)> then);
+    void record(ReviewRecord draft, quint64 serial, bool isUndo);
+    void takeBack(quint64 serial, bool isUndo, const QString& message);
+    qsizetype indexOf(quint64 serial) const;
     bool pending(const QString& id) const;
     QString findNext(const QString& from) const;
     bool clearDraft();                  // true when something was cleared
     void moveTo(const QString& id);     // sets current, clears the draft, emits
     bool fail(const QString& message);  // emits error(), returns false
 
-    TaskStore& m_store;
+    StoreWorker& m_store;
     QString m_reviewer;
     QStringList m_queue;
     QHash<QString, int> m_position;
@@ -117,6 +128,11 @@ private:
     QString m_reason;
     QString m_comment;
     std::optional<ReviewStatus> m_chosen;
+    QString m_lookingUp;   // the task setCurrentTask() waits for, if any
+    quint64 m_serial = 0;  // the last SessionDecision::serial given
+    // serial -> the stored review's id, written by the decision's job and read by its undo's (both on the store's
+    // thread, in that order): an undo asked before the decision's answer still names it.
+    QHash<quint64, std::shared_ptr<qint64>> m_storedIds;
 };
 
 }  // namespace km::ui

@@ -56,7 +56,7 @@ MainWindow::MainWindow(WorkbenchController& controller, QSettings& settings, QWi
     , m_transfers(new TransferRunner(controller, this))
     , m_reviewer(new QLabel(this))
 {
-    setWindowTitle(tr("KernelMosaic Workbench — %1").arg(controller.repository().location()));
+    setWindowTitle(tr("KernelMosaic Workbench — %1").arg(controller.storePath()));
     m_table->setModel(controller.visibleTasks());
     setCentralWidget(m_table);
     buildDocks();
@@ -136,6 +136,10 @@ void MainWindow::connectController()
             [this](const QString& name) { m_reviewer->setText(tr("Reviewer: %1").arg(name)); });
     m_reviewer->setText(tr("Reviewer: %1").arg(c.reviewer()));
     connect(m_detail->editor(), &TaskEditor::saveRequested, this, &MainWindow::saveEdits);
+    connect(&c, &WorkbenchController::saved, this, [this](const QString& id, bool ok, const QString& text) {
+        if (m_detail->editor()->taskId() == id)
+            m_detail->editor()->showMessage(text, !ok);
+    });
     connect(m_detail->editor(), &TaskEditor::revertRequested, this, &MainWindow::showCurrentTask);
     connect(m_detail, &TaskDetailView::shownChanged, &c, &WorkbenchController::setShown);
     c.setEditGuard([this] { return m_detail->editor()->isDirty(); }, [this] { return settleUnsavedEdits(); });
@@ -164,11 +168,10 @@ void MainWindow::buildMenus()
         ->setObjectName(QStringLiteral("changeReviewer"));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About KernelMosaic"), this, [this] {
-        QMessageBox::about(
-            this, tr("About KernelMosaic Workbench"),
-            tr("<b>KernelMosaic Workbench</b> %1<br>Curate CUDA tasks, verified kernels and agent "
-               "trajectories.<br>Store: %2")
-                .arg(QApplication::applicationVersion(), m_controller.repository().location().toHtmlEscaped()));
+        QMessageBox::about(this, tr("About KernelMosaic Workbench"),
+                           tr("<b>KernelMosaic Workbench</b> %1<br>Curate CUDA tasks, verified kernels and agent "
+                              "trajectories.<br>Store: %2")
+                               .arg(QApplication::applicationVersion(), m_controller.storePath().toHtmlEscaped()));
     });
 }
 
@@ -278,12 +281,12 @@ bool MainWindow::saveEdits()
         editor->showMessage(*problem, true);
         return false;
     }
-    auto outcome = m_controller.saveEdit(std::get<Task>(edited));  // reloads the stored version: the editor is clean
-    if (!outcome) {
-        editor->showMessage(outcome.error().message, true);
+    // The write is queued; the stored version replaces the edits once written (saved() then says so).
+    if (Status s = m_controller.saveEdit(std::get<Task>(edited)); !s) {
+        editor->showMessage(s.error().message, true);
         return false;
     }
-    editor->showMessage(outcome.value() == UpsertOutcome::Unchanged ? tr("No change") : tr("Saved"), false);
+    editor->showMessage(tr("Saving…"), false);
     return true;
 }
 

@@ -26,7 +26,7 @@ void TransferRunner::startImport(const QString& path, TaskFormat format)
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(300);
     progress->setAttribute(Qt::WA_DeleteOnClose);
-    auto* job = TransferJob::startScan(m_controller.repository().location(), path, format, this);
+    auto* job = TransferJob::startScan(m_controller.storePath(), path, format, this);
     connect(progress, &QProgressDialog::canceled, job, &TransferJob::cancel);
     connect(job, &TransferJob::scanned, this,
             [this, job, path, progress](const ImportBatch& batch, const QStringList& edited) {
@@ -93,8 +93,7 @@ void TransferRunner::askBeforeOverwriting(const QString& path, ImportBatch batch
 void TransferRunner::store(const QString& path, const ImportBatch& batch, const QStringList& kept,
                            QProgressDialog* progress)
 {
-    auto* job =
-        TransferJob::startImportBatch(m_controller.repository().location(), batch, path, m_controller.reviewer(), this);
+    auto* job = TransferJob::startImportBatch(m_controller.storePath(), batch, path, m_controller.reviewer(), this);
     connect(progress, &QProgressDialog::canceled, job, &TransferJob::cancel);
     connect(job, &TransferJob::progress, progress, [progress](int done, int total) {
         progress->setMaximum(total);
@@ -131,7 +130,7 @@ void TransferRunner::startExport(const QString& out, TaskFormat format)
         Q_EMIT m_controller.message(tr("No task to export: the filter shows none"));
         return;
     }
-    auto* job = TransferJob::startExport(m_controller.repository().location(), filter, format, out, this);
+    auto* job = TransferJob::startExport(m_controller.storePath(), filter, format, out, this);
     connect(job, &TransferJob::exportFinished, this, [this, job, out](int n) {
         job->deleteLater();
         Q_EMIT m_controller.message(tr("Exported %1 task(s) to %2").arg(n).arg(out));

@@ -1,6 +1,7 @@
 #pragma once
 // A store seeded from the bundled tasks in a temporary folder, and helpers over its audit log; for the review tests.
 
+#include "../StoreWorkerWait.h"
 #include "curate/BundledTasks.h"
 #include "store/TaskStore.h"
 

@@ -40,7 +40,8 @@ protected:
 class TestReviewPanel : public QObject {
     Q_OBJECT
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<TaskStore> m_store;
+    std::unique_ptr<TaskStore> m_store;     // the test's own connection, for setup and checks
+    std::unique_ptr<StoreWorker> m_worker;  // the session's
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<ReviewSession> m_session;
     std::unique_ptr<QWidget> m_window;
@@ -55,7 +56,13 @@ class TestReviewPanel : public QObject {
     QWidget* focus() const { return QApplication::focusWidget() ? QApplication::focusWidget() : m_window.get(); }
     void press(Qt::Key key, Qt::KeyboardModifiers mods = Qt::NoModifier) { QTest::keyClick(focus(), key, mods); }
     void type(const QString& text) { QTest::keyClicks(focus(), text); }
-    ReviewStatus status(int i) const { return test::statusIn(*m_store, m_q.at(i)); }
+    // As stored, once the session's writes are answered.
+    ReviewStatus status(int i) const
+    {
+        if (!test::settle(*m_worker))
+            qWarning("the store worker is still busy");
+        return test::statusIn(*m_store, m_q.at(i));
+    }
     QString id(int i) const { return m_q.at(i); }
     QString comment() const { return m_panel->findChild<QPlainTextEdit*>("commentEdit")->toPlainText(); }
 
@@ -69,7 +76,8 @@ private Q_SLOTS:
         for (const QString& t : m_q)
             m_initial.insert(t, test::statusIn(*m_store, t));
         m_settings = std::make_unique<QSettings>(m_dir->filePath("review.ini"), QSettings::IniFormat);
-        m_session = std::make_unique<ReviewSession>(*m_store, "anna");
+        m_worker = test::openWorker(m_store->path());
+        m_session = std::make_unique<ReviewSession>(*m_worker, "anna");
         m_window = std::make_unique<QWidget>();
         auto* layout = new QVBoxLayout(m_window.get());
         m_search = new QLineEdit(m_window.get());
@@ -81,7 +89,8 @@ private Q_SLOTS:
         layout->addWidget(m_silent);
         layout->addWidget(m_list);
         layout->addWidget(m_panel);
-        QVERIFY(m_session->setQueue(m_q));
+        m_session->setQueue(m_q);
+        QVERIFY(test::settle(*m_worker));
         m_window->show();
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
@@ -93,6 +102,7 @@ private Q_SLOTS:
     {
         m_window.reset();
         m_session.reset();
+        m_worker.reset();
         m_settings.reset();
         m_store.reset();
         m_dir.reset();

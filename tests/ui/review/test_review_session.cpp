@@ -11,11 +11,13 @@ using km::ui::ReviewSession;
 class TestReviewSession : public QObject {
     Q_OBJECT
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<TaskStore> m_store;
+    std::unique_ptr<TaskStore> m_store;     // the test's own connection, for setup and checks
+    std::unique_ptr<StoreWorker> m_worker;  // the session's
     QStringList m_q;  // six bundled tasks, in reverse id order: the "filter order" the caller gives
     QHash<QString, ReviewStatus> m_initial;
 
     QString id(int i) const { return m_q.at(i); }
+    bool settled() const { return test::settle(*m_worker); }  // the session's reads and writes answered
 
 private Q_SLOTS:
     void init()
@@ -24,6 +26,7 @@ private Q_SLOTS:
         QVERIFY(m_dir->isValid());
         m_store = test::openSeededStore(*m_dir);
         QVERIFY(m_store);
+        m_worker = test::openWorker(m_store->path());
         const QStringList all = m_store->matchingIds({}).value();
         QVERIFY(all.size() >= 6);
         m_q.clear();
@@ -39,15 +42,17 @@ private Q_SLOTS:
     void queueFollowsTheCallersOrderAndSkipsDecidedTasks()
     {
         QVERIFY(m_store->review(id(1), ReviewStatus::Accepted, "setup", {}, {}).ok());
-        ReviewSession s(*m_store, "anna");
+        ReviewSession s(*m_worker, "anna");
         QSignalSpy current(&s, &ReviewSession::currentTaskChanged);
-        QVERIFY(s.setQueue(m_q + QStringList{"no-such-task", id(0)}));
+        s.setQueue(m_q + QStringList{"no-such-task", id(0)});
+        QVERIFY(settled());
         QCOMPARE(s.queue(), m_q);  // unknown ids and repeats dropped, order kept
         QCOMPARE(s.currentTaskId(), id(0));
         QCOMPARE(current.size(), 1);
         QCOMPARE(s.progress().reviewed, 0);
         QCOMPARE(s.progress().total, 5);  // id(1) is accepted: it needs no review
         QVERIFY(s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), id(2));  // id(1) passed over
         QCOMPARE(current.last().at(0).toString(), id(2));
         QCOMPARE(s.progress().reviewed, 1);
@@ -56,7 +61,7 @@ private Q_SLOTS:
 
     void orderFromAListThatAlreadyHasTheRows()
     {
-        ReviewSession s(*m_store, "anna");
+        ReviewSession s(*m_worker, "anna");
         TaskFilter only;
         only.ids = m_q;
         s.updateInfo(m_store->summaries(only).value());
@@ -72,12 +77,14 @@ private Q_SLOTS:
 
     void decideStoresReviewerReasonAndCommentInReviewsAndAudit()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q);
+        QVERIFY(settled());
         QSignalSpy recorded(&s, &ReviewSession::decisionRecorded);
         s.setReason("R2");
         s.setComment("clear spec");
         QVERIFY(s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         QCOMPARE(toString(test::statusIn(*m_store, id(0))), toString(ReviewStatus::Accepted));
         const auto reviews = m_store->reviews(id(0)).value();
         QCOMPARE(reviews.size(), 1);
@@ -95,39 +102,47 @@ private Q_SLOTS:
         // The draft belongs to the decided task: cleared for the next one.
         QVERIFY(s.reason().isEmpty() && s.comment().isEmpty());
         QVERIFY(s.decide(ReviewStatus::Rejected));
+        QVERIFY(settled());
         QVERIFY(m_store->reviews(id(1)).value().last().reason.isEmpty());
     }
 
     void skipRecordsNothingAndSkippedTasksComeBackLast()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q.mid(0, 3)));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q.mid(0, 3));
+        QVERIFY(settled());
         s.skip();
         QCOMPARE(s.currentTaskId(), id(1));
         QVERIFY(m_store->reviews(id(0)).value().isEmpty());
         QVERIFY(test::statusEntries(*m_store, id(0)).isEmpty());
         QVERIFY(s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), id(2));
         s.skip();
         QCOMPARE(s.currentTaskId(), id(0));  // nothing else left: the skipped ones, in order
         QVERIFY(s.decide(ReviewStatus::Rejected));
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), id(2));
         QSignalSpy current(&s, &ReviewSession::currentTaskChanged);
         QSignalSpy errors(&s, &ReviewSession::error);
         QVERIFY(s.decide(ReviewStatus::NeedsChanges));
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), QString());  // done: no current task
         QCOMPARE(current.last().at(0).toString(), QString());
         QCOMPARE(s.progress().reviewed, 3);
         QCOMPARE(s.progress().total, 3);
         QVERIFY(!s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         QCOMPARE(errors.size(), 1);
     }
 
     void needsChangesCountsAsReviewedAndDoesNotComeBack()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q.mid(0, 2)));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q.mid(0, 2));
+        QVERIFY(settled());
         QVERIFY(s.decide(ReviewStatus::NeedsChanges));
+        QVERIFY(settled());
         QCOMPARE(toString(test::statusIn(*m_store, id(0))), toString(ReviewStatus::NeedsChanges));
         QCOMPARE(s.currentTaskId(), id(1));
         QCOMPARE(s.progress().reviewed, 1);
@@ -138,21 +153,26 @@ private Q_SLOTS:
 
     void undoAppendsARestoringReviewAndWalksBack()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q);
+        QVERIFY(settled());
         s.setComment("wrong shapes");
         QVERIFY(s.decide(ReviewStatus::Rejected));
+        QVERIFY(settled());
         QVERIFY(s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         const qsizetype auditBefore = m_store->audit().value().size();
         const qint64 firstAuditId = test::statusEntries(*m_store, id(0)).first().id;
 
         QSignalSpy current(&s, &ReviewSession::currentTaskChanged);
         QVERIFY(s.undo());  // the latest: id(1)
+        QVERIFY(settled());
         QCOMPARE(toString(test::statusIn(*m_store, id(1))), toString(m_initial.value(id(1))));
         QCOMPARE(toString(test::statusIn(*m_store, id(0))), toString(ReviewStatus::Rejected));
         QCOMPARE(s.currentTaskId(), id(1));
         QCOMPARE(current.size(), 1);
         QVERIFY(s.undo());  // then the one before
+        QVERIFY(settled());
         QCOMPARE(toString(test::statusIn(*m_store, id(0))), toString(m_initial.value(id(0))));
         QCOMPARE(s.currentTaskId(), id(0));
         QCOMPARE(s.progress().reviewed, 0);
@@ -172,18 +192,22 @@ private Q_SLOTS:
 
         QSignalSpy errors(&s, &ReviewSession::error);
         QVERIFY(!s.undo());  // nothing of this session left
+        QVERIFY(settled());
         QCOMPARE(errors.size(), 1);
         QCOMPARE(m_store->audit().value().size(), auditBefore + 2);
     }
 
     void undoRefusesWhenSomeoneElseChangedTheTask()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q);
+        QVERIFY(settled());
         QVERIFY(s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         QVERIFY(m_store->review(id(0), ReviewStatus::Rejected, "bob", "R3", {}).ok());
         QSignalSpy errors(&s, &ReviewSession::error);
-        QVERIFY(!s.undo());
+        s.undo();  // taken back when the store refuses it: the error comes with the answer
+        QVERIFY(settled());
         QCOMPARE(errors.size(), 1);
         QVERIFY2(errors.at(0).at(0).toString().contains("rejected"), qPrintable(errors.at(0).at(0).toString()));
         QCOMPARE(toString(test::statusIn(*m_store, id(0))), toString(ReviewStatus::Rejected));  // bob's decision stands
@@ -191,15 +215,20 @@ private Q_SLOTS:
 
     void revisitAndDecideAgainRecordsANewReview()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q);
+        QVERIFY(settled());
         QVERIFY(s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         QVERIFY(s.decide(ReviewStatus::Accepted));
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), id(2));
         QVERIFY(s.revisit(id(0)));
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), id(0));
         s.setReason("R1");
         QVERIFY(s.decide(ReviewStatus::Rejected));
+        QVERIFY(settled());
         const auto reviews = m_store->reviews(id(0)).value();
         QCOMPARE(reviews.size(), 2);
         QCOMPARE(toString(reviews.last().from), toString(ReviewStatus::Accepted));
@@ -207,22 +236,26 @@ private Q_SLOTS:
         QCOMPARE(s.progress().reviewed, 2);  // tasks, not decisions
         QCOMPARE(s.currentTaskId(), id(2));
         QVERIFY(s.undo());  // back to the status before the second decision
+        QVERIFY(settled());
         QCOMPARE(toString(test::statusIn(*m_store, id(0))), toString(ReviewStatus::Accepted));
         QCOMPARE(s.progress().reviewed, 2);  // the first decision on id(0) still counts
     }
 
     void saveRecordsTheChosenDecision()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q);
+        QVERIFY(settled());
         QSignalSpy errors(&s, &ReviewSession::error);
         QVERIFY(!s.save());
+        QVERIFY(settled());
         QCOMPARE(errors.size(), 1);
         QVERIFY(m_store->reviews(id(0)).value().isEmpty());
         s.chooseDecision(ReviewStatus::Rejected);
         s.setReason("R1");
         s.setComment("spec says softmax, reference does log-softmax");
         QVERIFY(s.save());
+        QVERIFY(settled());
         const ReviewRecord r = m_store->reviews(id(0)).value().last();
         QCOMPARE(toString(r.to), toString(ReviewStatus::Rejected));
         QCOMPARE(r.reason, QString("R1"));
@@ -236,7 +269,7 @@ private Q_SLOTS:
         TaskFilter f;
         f.ids = m_q;
         const QList<TaskSummary> rows = m_store->summaries(f).value();  // id order: m_q reversed
-        ReviewSession s(*m_store, "anna");
+        ReviewSession s(*m_worker, "anna");
         s.setQueue(rows);
         QCOMPARE(s.queue(), QStringList(m_q.rbegin(), m_q.rend()));
         QCOMPARE(s.currentTaskId(), id(5));
@@ -247,19 +280,24 @@ private Q_SLOTS:
 
     void setQueueKeepsTheCurrentTaskWhileItIsListed()
     {
-        ReviewSession s(*m_store, "anna");
-        QVERIFY(s.setQueue(m_q));
+        ReviewSession s(*m_worker, "anna");
+        s.setQueue(m_q);
+        QVERIFY(settled());
         QVERIFY(s.setCurrentTask(id(3)));
+        QVERIFY(settled());
         s.setComment("half written");
         QStringList reversed(m_q.rbegin(), m_q.rend());
-        QVERIFY(s.setQueue(reversed));
+        s.setQueue(reversed);
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), id(3));
         QCOMPARE(s.comment(), QString("half written"));
-        QVERIFY(s.setQueue(m_q.mid(4)));  // id(3) filtered out
+        s.setQueue(m_q.mid(4));  // id(3) filtered out
+        QVERIFY(settled());
         QCOMPARE(s.currentTaskId(), id(4));
         QVERIFY(s.comment().isEmpty());
         QSignalSpy errors(&s, &ReviewSession::error);
         QVERIFY(!s.setCurrentTask("no-such-task"));
+        QVERIFY(settled());
         QCOMPARE(errors.size(), 1);
         QCOMPARE(s.currentTaskId(), id(4));
     }

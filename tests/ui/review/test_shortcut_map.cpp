@@ -124,12 +124,14 @@ private Q_SLOTS:
         map.save(settings);
         settings.setValue("review/reasons", QStringList{"K1 kernel too small"});
 
-        ReviewSession session(*store, "anna");
+        auto worker = test::openWorker(store->path());
+        ReviewSession session(*worker, "anna");
         QWidget window;
         auto* layout = new QVBoxLayout(&window);
         auto* panel = new ReviewPanel(session, settings, &window);
         layout->addWidget(panel);
-        QVERIFY(session.setQueue(store->matchingIds({}).value()));
+        session.setQueue(store->matchingIds({}).value());
+        QVERIFY(test::settle(*worker));
         window.show();
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
@@ -142,6 +144,7 @@ private Q_SLOTS:
         QCOMPARE(toString(test::statusIn(*store, first)), toString(before));  // 'a' is no review key now
         QVERIFY(store->reviews(first).value().isEmpty());
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Y);
+        QVERIFY(test::settle(*worker));
         QCOMPARE(toString(test::statusIn(*store, first)), toString(ReviewStatus::Accepted));
         QCOMPARE(store->reviews(first).value().last().reason, QString("K1"));
 
