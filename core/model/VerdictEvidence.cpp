@@ -70,34 +70,20 @@ public:
         const QVariant v = m_map.value(QLatin1String(key));
         if (v.typeId() == QMetaType::QStringList)  // evidence a C++ caller put together
             return v.toStringList();
-        QStringList out;
-        const QVariantList items = m_fields.list(QLatin1String(key));
-        for (qsizetype i = 0; i < items.size(); ++i) {
-            if (items[i].typeId() != QMetaType::QString)
-                m_fields.fail(QStringLiteral("%1[%2] is not a string").arg(QLatin1String(key)).arg(i));
-            out.append(items[i].toString());
-        }
-        return out;
+        return scalars<QString>(key, "a string", [](const QVariant& x) { return x.typeId() == QMetaType::QString; });
     }
-    QList<double> numbers(const char* key)
+    QList<double> numbers(const char* key) { return scalars<double>(key, "a number", json::isNumber); }
+    QList<qint64> integers(const char* key) { return scalars<qint64>(key, "an integer", json::isInteger); }
+    // A list of values under `key`, each of which `is` must accept (it is `what`).
+    template <typename T> QList<T> scalars(const char* key, const char* what, bool (*is)(const QVariant&))
     {
-        QList<double> out;
+        QList<T> out;
         const QVariantList items = m_fields.list(QLatin1String(key));
         for (qsizetype i = 0; i < items.size(); ++i) {
-            if (!json::isNumber(items[i]))
-                m_fields.fail(QStringLiteral("%1[%2] is not a number").arg(QLatin1String(key)).arg(i));
-            out.append(items[i].toDouble());
-        }
-        return out;
-    }
-    QList<qint64> integers(const char* key)
-    {
-        QList<qint64> out;
-        const QVariantList items = m_fields.list(QLatin1String(key));
-        for (qsizetype i = 0; i < items.size(); ++i) {
-            if (!json::isInteger(items[i]))
-                m_fields.fail(QStringLiteral("%1[%2] is not an integer").arg(QLatin1String(key)).arg(i));
-            out.append(items[i].toLongLong());
+            if (!is(items[i]))
+                m_fields.fail(
+                    QStringLiteral("%1[%2] is not %3").arg(QLatin1String(key)).arg(i).arg(QLatin1String(what)));
+            out.append(items[i].value<T>());
         }
         return out;
     }

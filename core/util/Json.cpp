@@ -263,7 +263,7 @@ private:
         // Checked once the value is read, as always: an error inside the value is reported first.
         if (f.map.contains(f.key))
             return fail(QStringLiteral("duplicate key \"%1\"").arg(f.key), f.keyStart);
-        f.map.insert(f.key, std::move(v));
+        f.map.insert(f.key, v);
         return true;
     }
     bool open(bool object)
@@ -277,7 +277,7 @@ private:
     {
         Frame f = std::move(m_stack.back());
         m_stack.pop_back();
-        return insert(f.object ? QVariant(std::move(f.map)) : QVariant(std::move(f.list)));
+        return insert(f.object ? QVariant(f.map) : QVariant(f.list));  // implicitly shared: no copy
     }
     bool fail(const QString& reason, qsizetype at)
     {
