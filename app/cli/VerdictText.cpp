@@ -1,5 +1,6 @@
 #include "cli/VerdictText.h"
 
+#include "model/VerdictEvidence.h"
 #include "util/Json.h"
 #include "verify/VerdictJson.h"
 
@@ -28,98 +29,81 @@ QString oneLine(const QVariantMap& m)
     return parts.join(QStringLiteral(", "));
 }
 
-// "  gpu: GPU 1 (NVIDIA H200, GPU-..., 00000000:19:00.0)\n" when the multi-GPU executor recorded one.
-QString gpuLine(const QVariantMap& gpu)
+QString integerText(const std::optional<qint64>& n)
 {
-    if (gpu.isEmpty())
+    return n ? QString::number(*n) : QString();
+}
+
+// "  gpu: GPU 1 (NVIDIA H200, GPU-..., 00000000:19:00.0)\n" when the multi-GPU executor recorded one.
+QString gpuLine(const std::optional<GpuEvidence>& gpu)
+{
+    if (!gpu)
         return {};
     QString line =
-        QStringLiteral("  gpu: GPU %1 (%2, %3, %4)")
-            .arg(gpu.value(QStringLiteral("index")).toString(), gpu.value(QStringLiteral("name")).toString(),
-                 gpu.value(QStringLiteral("uuid")).toString(), gpu.value(QStringLiteral("pci_bus_id")).toString());
-    const QVariantMap health = gpu.value(QStringLiteral("health_check")).toMap();
-    if (!health.isEmpty())
+        QStringLiteral("  gpu: GPU %1 (%2, %3, %4)").arg(integerText(gpu->index), gpu->name, gpu->uuid, gpu->pciBusId);
+    if (gpu->healthCheck)
         line += QStringLiteral("; health check %1: %2")
-                    .arg(health.value(QStringLiteral("healthy")).toBool() ? QStringLiteral("passed")
-                                                                          : QStringLiteral("FAILED"),
-                         health.value(QStringLiteral("message")).toString());
-    if (gpu.value(QStringLiteral("retried")).toBool())
+                    .arg(gpu->healthCheck->healthy ? QStringLiteral("passed") : QStringLiteral("FAILED"),
+                         gpu->healthCheck->message);
+    if (gpu->retried)
         line += QStringLiteral("; retried here after another GPU failed");
     return line + QLatin1Char('\n');
 }
 
-void printTrials(const QVariantMap& evidence, QTextStream& out)
+void printTrials(const VerdictEvidence& evidence, QTextStream& out)
 {
-    const QVariantList trials = evidence.value(QStringLiteral("trials")).toList();
-    if (!trials.isEmpty())
+    if (!evidence.trials.isEmpty())
         out << "trials:\n";
-    for (const QVariant& t : trials) {
-        const QVariantMap m = t.toMap();
-        out << "  " << m.value(QStringLiteral("config")).toString() << " seed "
-            << m.value(QStringLiteral("seed")).toString()
-            << (m.value(QStringLiteral("rerun")).toBool() ? " (re-run)" : "") << ": ";
-        if (m.contains(QStringLiteral("max_abs")))
-            out << "max abs error " << number(m.value(QStringLiteral("max_abs")).toDouble(), 3) << ", max rel error "
-                << number(m.value(QStringLiteral("max_rel")).toDouble(), 3) << ", ";
-        out << (m.value(QStringLiteral("ok")).toBool()
-                    ? QStringLiteral("ok")
-                    : QStringLiteral("FAILED ") + m.value(QStringLiteral("message")).toString())
-            << "\n";
+    for (const TrialEvidence& t : evidence.trials) {
+        out << "  " << t.config << " seed " << integerText(t.seed) << (t.rerun ? " (re-run)" : "") << ": ";
+        if (t.maxAbs)
+            out << "max abs error " << number(*t.maxAbs, 3) << ", max rel error " << number(t.maxRel.value_or(0), 3)
+                << ", ";
+        out << (t.ok.value_or(false) ? QStringLiteral("ok") : QStringLiteral("FAILED ") + t.message) << "\n";
     }
-    for (const QVariant& s : evidence.value(QStringLiteral("configs_skipped")).toList())
-        out << "  skipped " << s.toMap().value(QStringLiteral("name")).toString() << ": "
-            << s.toMap().value(QStringLiteral("reason")).toString() << "\n";
-    const QVariantMap build = evidence.value(QStringLiteral("build")).toMap();
-    if (!build.isEmpty())
-        out << "build: " << (build.value(QStringLiteral("ok")).toBool() ? "ok" : "FAILED") << ", "
-            << number(build.value(QStringLiteral("seconds")).toDouble(), 3) << " s"
-            << (build.value(QStringLiteral("cached")).toBool() ? " (cached)" : "") << "\n";
-    const QVariantMap profile = evidence.value(QStringLiteral("profile")).toMap();
-    if (profile.contains(QStringLiteral("own_kernel_share")))
-        out << "profile: " << number(100.0 * profile.value(QStringLiteral("own_kernel_share")).toDouble(), 3)
+    for (const ConfigSkip& s : evidence.configsSkipped)
+        out << "  skipped " << s.name << ": " << s.reason << "\n";
+    if (const auto& build = evidence.build)
+        out << "build: " << (build->ok.value_or(false) ? "ok" : "FAILED") << ", "
+            << number(build->seconds.value_or(0), 3) << " s" << (build->cached ? " (cached)" : "") << "\n";
+    if (evidence.profile && evidence.profile->ownKernelShare)
+        out << "profile: " << number(100.0 * *evidence.profile->ownKernelShare, 3)
             << "% of GPU time in the solution's own kernels\n";
-    const QVariantMap failure = evidence.value(QStringLiteral("failure")).toMap();
-    if (!failure.isEmpty())
-        out << "failure: " << failure.value(QStringLiteral("config")).toString() << " seed "
-            << failure.value(QStringLiteral("seed")).toString() << ": "
-            << failure.value(QStringLiteral("message")).toString() << "\n";
-    const QVariantMap error = evidence.value(QStringLiteral("error")).toMap();
-    if (!error.isEmpty())
-        out << "error (" << error.value(QStringLiteral("kind")).toString()
-            << "): " << error.value(QStringLiteral("message")).toString() << "\n";
+    if (const auto& failure = evidence.failure)
+        out << "failure: " << failure->config << " seed " << integerText(failure->seed) << ": " << failure->message
+            << "\n";
+    if (const auto& error = evidence.error)
+        out << "error (" << error->kind << "): " << error->message << "\n";
 }
 
 // Median and interquartile range of one side of the harness's timing object.
-QString spread(const QVariantMap& side)
+QString spread(const SampleSummary& side)
 {
-    const double q1 = side.value(QStringLiteral("q1")).toDouble();
-    const double q3 = side.value(QStringLiteral("q3")).toDouble();
+    const double q1 = side.q1.value_or(0);
+    const double q3 = side.q3.value_or(0);
     return QStringLiteral("median %1 ms, IQR %2 ms (%3 to %4)")
-        .arg(number(side.value(QStringLiteral("median")).toDouble()), number(q3 - q1, 3), number(q1), number(q3));
+        .arg(number(side.median.value_or(0)), number(q3 - q1, 3), number(q1), number(q3));
 }
 
-void printTiming(const Verdict& v, QTextStream& out)
+void printTiming(const Verdict& v, const std::optional<TimingEvidence>& timing, QTextStream& out)
 {
-    const QVariantMap timing = v.evidence.value(QStringLiteral("timing")).toMap();
-    if (timing.isEmpty()) {
+    if (!timing) {
         if (v.runtimeMs || v.refRuntimeMs || v.speedup)
             out << "timing: solution " << msText(v.runtimeMs) << ", reference " << msText(v.refRuntimeMs)
                 << ", speedup " << speedupText(v.speedup) << "\n";
         return;
     }
-    out << "timing (" << timing.value(QStringLiteral("device")).toString() << ", "
-        << timing.value(QStringLiteral("runs")).toString() << " runs):\n";
-    for (const auto& [label, key] : {std::pair{"solution ", "solution_ms"}, std::pair{"reference", "reference_ms"}}) {
-        const QVariantMap side = timing.value(QLatin1String(key)).toMap();
-        if (!side.isEmpty())
-            out << "  " << label << "  " << spread(side) << "\n";
+    out << "timing (" << timing->device << ", " << integerText(timing->runs) << " runs):\n";
+    for (const auto& [label, side] :
+         {std::pair{"solution ", &timing->solutionMs}, std::pair{"reference", &timing->referenceMs}}) {
+        if (*side)
+            out << "  " << label << "  " << spread(**side) << "\n";
     }
-    const QVariant speedup = timing.value(QStringLiteral("speedup"));
-    const QVariantList ci = timing.value(QStringLiteral("speedup_ci95")).toList();
-    if (speedup.isValid()) {
-        out << "  speedup    " << number(speedup.toDouble(), 3) << "x";
-        if (ci.size() == 2)
-            out << " (95% CI " << number(ci[0].toDouble(), 3) << " to " << number(ci[1].toDouble(), 3) << ")";
+    if (timing->speedup) {
+        out << "  speedup    " << number(*timing->speedup, 3) << "x";
+        if (timing->speedupCi95.size() == 2)
+            out << " (95% CI " << number(timing->speedupCi95[0], 3) << " to " << number(timing->speedupCi95[1], 3)
+                << ")";
         out << "\n";
     }
 }
@@ -132,6 +116,7 @@ QString speedupText(const std::optional<double>& s)
 
 void printVerdict(const Verdict& v, const QString& taskId, QTextStream& out)
 {
+    const Result<VerdictEvidence> evidence = VerdictEvidence::decode(v.evidence);
     // A verdict of `kmosaic verify --no-store` (or of a bare reference) has no id and no stored solution.
     out << "verdict " << (v.id > 0 ? QString::number(v.id) : QStringLiteral("(not stored)")) << ": "
         << toString(v.status) << "\n"
@@ -140,8 +125,7 @@ void printVerdict(const Verdict& v, const QString& taskId, QTextStream& out)
         << "  created: " << isoUtc(v.createdAt) << "\n"
         << "  harness: " << v.harnessVersion << ", executor: " << v.executor << "\n"
         << "  isolation: " << v.isolation << "\n"
-        << gpuLine(v.evidence.value(QStringLiteral("gpu")).toMap()) << "  environment: " << oneLine(v.environment)
-        << "\n";
+        << gpuLine(evidence ? evidence->gpu : std::nullopt) << "  environment: " << oneLine(v.environment) << "\n";
     if (!v.summary.isEmpty())
         out << "  summary: " << v.summary << "\n";
     if (!v.findings.isEmpty())
@@ -155,8 +139,11 @@ void printVerdict(const Verdict& v, const QString& taskId, QTextStream& out)
         out << "  " << d.severity << " "
             << (d.line > 0 ? QStringLiteral("at solution line %1").arg(d.line) : QStringLiteral("(no solution line)"))
             << " [" << d.generatedFile << ":" << d.generatedLine << "]: " << d.message << "\n";
-    printTrials(v.evidence, out);
-    printTiming(v, out);
+    if (evidence)
+        printTrials(*evidence, out);
+    else
+        out << "evidence: " << evidence.error().message << "\n";
+    printTiming(v, evidence ? evidence->timing : std::nullopt, out);
 }
 
 }  // namespace km::cli

@@ -5,6 +5,7 @@
 #include "cli/StoreOpener.h"
 #include "cli/VerdictText.h"
 #include "curate/TaskFolder.h"
+#include "model/VerdictEvidence.h"
 #include "services/VerificationService.h"
 #include "store/TaskStore.h"
 #include "util/Json.h"
@@ -339,14 +340,15 @@ int verifyCommand(StoreOpener& opener, const QStringList& args, Io io)
             return false;
         }
         const Verdict& stored = *outcome.verdict;
-        const QVariantMap durations = stored.evidence.value(QStringLiteral("durations")).toMap();
-        const QVariantMap gpu = stored.evidence.value(QStringLiteral("gpu")).toMap();
-        progress.finished(toString(stored.status), clock.elapsed() / 1000.0,
-                          durations.value(QStringLiteral("measuring_s")).toDouble(),
-                          gpu.isEmpty() ? QString()
-                                        : QStringLiteral("GPU %1 (%2)")
-                                              .arg(gpu.value(QStringLiteral("index")).toString(),
-                                                   gpu.value(QStringLiteral("name")).toString()));
+        const Result<VerdictEvidence> decoded = VerdictEvidence::decode(stored.evidence);
+        const VerdictEvidence evidence =
+            decoded ? decoded.value() : VerdictEvidence{};  // damaged: printVerdict says so
+        const std::optional<GpuEvidence>& gpu = evidence.gpu;
+        progress.finished(
+            toString(stored.status), clock.elapsed() / 1000.0,
+            evidence.durations ? evidence.durations->measuringS.value_or(0) : 0.0,
+            gpu ? QStringLiteral("GPU %1 (%2)").arg(gpu->index ? QString::number(*gpu->index) : QString(), gpu->name)
+                : QString());
         if (asJson) {
             QVariantMap line = verdictToVariant(stored);
             line.insert(QStringLiteral("task_id"), item.job.task.id);

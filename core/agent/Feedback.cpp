@@ -1,13 +1,20 @@
 #include "agent/Feedback.h"
 
+#include "model/VerdictEvidence.h"
+
 #include <QVariantList>
 
 namespace km {
 
 namespace {
-QString num(const QVariant& v, int precision = 3)
+QString num(const std::optional<double>& v, int precision = 3)
 {
-    return v.isValid() && !v.isNull() ? QString::number(v.toDouble(), 'g', precision) : QStringLiteral("?");
+    return v ? QString::number(*v, 'g', precision) : QStringLiteral("?");
+}
+
+QString num(const std::optional<qint64>& v, int precision = 3)
+{
+    return num(v ? std::optional<double>(double(*v)) : std::nullopt, precision);
 }
 
 QString tail(const QString& text, int maxChars)
@@ -34,30 +41,26 @@ QString diagnostics(const Verdict& v)
     return out.join(QLatin1Char('\n'));
 }
 
-QString failure(const Verdict& v)
+QString failure(const VerdictEvidence& e)
 {
-    const QVariantMap f = v.evidence.value(QStringLiteral("failure")).toMap();
-    if (f.isEmpty())
+    if (!e.failure)
         return {};
-    QString line = QStringLiteral("Configuration %1, seed %2")
-                       .arg(f.value(QStringLiteral("config")).toString(), num(f.value(QStringLiteral("seed")), 12));
-    if (f.contains(QStringLiteral("max_abs")) || f.contains(QStringLiteral("max_rel")))
-        line += QStringLiteral(": max abs error %1, max rel error %2")
-                    .arg(num(f.value(QStringLiteral("max_abs"))), num(f.value(QStringLiteral("max_rel"))));
-    if (f.contains(QStringLiteral("mismatches")))
-        line += QStringLiteral(", %1 mismatching elements").arg(num(f.value(QStringLiteral("mismatches")), 12));
-    const QString message = f.value(QStringLiteral("message")).toString().trimmed();
+    const FailureEvidence& f = *e.failure;
+    QString line = QStringLiteral("Configuration %1, seed %2").arg(f.config, num(f.seed, 12));
+    if (f.maxAbs || f.maxRel)
+        line += QStringLiteral(": max abs error %1, max rel error %2").arg(num(f.maxAbs), num(f.maxRel));
+    if (f.mismatches)
+        line += QStringLiteral(", %1 mismatching elements").arg(num(f.mismatches, 12));
+    const QString message = f.message.trimmed();
     return message.isEmpty() ? line : line + QStringLiteral("\n") + message;
 }
 
-QString error(const Verdict& v)
+QString error(const VerdictEvidence& e)
 {
-    const QVariantMap e = v.evidence.value(QStringLiteral("error")).toMap();
-    if (e.isEmpty())
+    if (!e.error)
         return {};
-    QString text = QStringLiteral("%1: %2").arg(e.value(QStringLiteral("kind")).toString(),
-                                                e.value(QStringLiteral("message")).toString().trimmed());
-    const QString tb = e.value(QStringLiteral("traceback")).toString().trimmed();
+    QString text = QStringLiteral("%1: %2").arg(e.error->kind, e.error->message.trimmed());
+    const QString tb = e.error->traceback.trimmed();
     return tb.isEmpty() ? text : text + QStringLiteral("\n") + tail(tb, 2000);
 }
 
@@ -74,61 +77,52 @@ QString findings(const Verdict& v, QStringList& checks)
     return lines.join(QLatin1Char('\n'));
 }
 
-void timing(const Verdict& v, std::optional<double> best, Feedback& fb)
+void timing(const Verdict& v, const VerdictEvidence& e, std::optional<double> best, Feedback& fb)
 {
-    const QVariantMap t = v.evidence.value(QStringLiteral("timing")).toMap();
-    const QVariantMap sol = t.value(QStringLiteral("solution_ms")).toMap();
-    const QVariantMap ref = t.value(QStringLiteral("reference_ms")).toMap();
+    const TimingEvidence t = e.timing.value_or(TimingEvidence{});
     std::optional<double> speedup = v.speedup;
-    if (!speedup && t.contains(QStringLiteral("speedup")))
-        speedup = t.value(QStringLiteral("speedup")).toDouble();
-    if (!speedup && sol.isEmpty())
+    if (!speedup)
+        speedup = t.speedup;
+    if (!speedup && !t.solutionMs)
         return;
-    auto spread = [](const QVariantMap& m) {
-        return QStringLiteral("%1 ms (q1 %2, q3 %3)")
-            .arg(num(m.value(QStringLiteral("median"))), num(m.value(QStringLiteral("q1"))),
-                 num(m.value(QStringLiteral("q3"))));
+    auto spread = [](const std::optional<SampleSummary>& side) {
+        const SampleSummary m = side.value_or(SampleSummary{});
+        return QStringLiteral("%1 ms (q1 %2, q3 %3)").arg(num(m.median), num(m.q1), num(m.q3));
     };
-    QString line =
-        QStringLiteral("On %1: your solution %2, the reference %3")
-            .arg(t.value(QStringLiteral("device"), QStringLiteral("the device")).toString(), spread(sol), spread(ref));
+    QString line = QStringLiteral("On %1: your solution %2, the reference %3")
+                       .arg(t.device.isEmpty() ? QStringLiteral("the device") : t.device, spread(t.solutionMs),
+                            spread(t.referenceMs));
     if (speedup)
         line += QStringLiteral("; speedup %1x").arg(*speedup, 0, 'f', 2);
-    const QVariantList ci = t.value(QStringLiteral("speedup_ci95")).toList();
-    if (ci.size() == 2)
-        line += QStringLiteral(" (95% interval %1 to %2)").arg(num(ci[0]), num(ci[1]));
+    if (t.speedupCi95.size() == 2)
+        line += QStringLiteral(" (95% interval %1 to %2)")
+                    .arg(num(std::optional<double>(t.speedupCi95[0])), num(std::optional<double>(t.speedupCi95[1])));
     fb.timing = line + QLatin1Char('.');
     if (best && speedup)
         fb.best = *speedup >= *best ? QStringLiteral("%1x: this version is the best so far.").arg(*best, 0, 'f', 2)
                                     : QStringLiteral("%1x, faster than this version.").arg(*best, 0, 'f', 2);
 }
 
-QString profile(const Verdict& v)
+QString profile(const VerdictEvidence& e)
 {
     QStringList out;
-    const QVariantMap p = v.evidence.value(QStringLiteral("profile")).toMap();
-    if (!p.isEmpty()) {
+    if (const auto& p = e.profile) {
         out << QStringLiteral("%1% of the GPU time is in your own kernels.")
-                   .arg(p.value(QStringLiteral("own_kernel_share")).toDouble() * 100, 0, 'f', 1);
-        const QVariantList kernels = p.value(QStringLiteral("kernels")).toList();
-        for (qsizetype i = 0; i < std::min<qsizetype>(5, kernels.size()); ++i) {
-            const QVariantMap m = kernels[i].toMap();
+                   .arg(p->ownKernelShare.value_or(0) * 100, 0, 'f', 1);
+        for (qsizetype i = 0; i < std::min<qsizetype>(5, p->kernels.size()); ++i) {
+            const ProfileKernel& k = p->kernels[i];
             out << QStringLiteral("- %1: %2 ms%3")
-                       .arg(m.value(QStringLiteral("name")).toString(), num(m.value(QStringLiteral("ms"))),
-                            m.value(QStringLiteral("own")).toBool() ? QStringLiteral(" (yours)") : QString());
+                       .arg(k.name, num(k.ms), k.own ? QStringLiteral(" (yours)") : QString());
         }
     }
-    const QVariantList ncu = v.evidence.value(QStringLiteral("ncu")).toMap().value(QStringLiteral("kernels")).toList();
+    const QList<NcuKernelFigures> ncu = e.ncu ? e.ncu->kernels : QList<NcuKernelFigures>{};
     if (!ncu.isEmpty())
         out << QStringLiteral("Nsight Compute:");
     for (qsizetype i = 0; i < std::min<qsizetype>(5, ncu.size()); ++i) {
-        const QVariantMap m = ncu[i].toMap();
+        const NcuKernelFigures& k = ncu[i];
         out << QStringLiteral("- %1: %2 us, DRAM %3% of peak, SM %4%, occupancy %5%, %6 registers, block %7, grid %8")
-                   .arg(m.value(QStringLiteral("name")).toString(), num(m.value(QStringLiteral("duration_us"))),
-                        num(m.value(QStringLiteral("dram_pct"))), num(m.value(QStringLiteral("sm_pct"))),
-                        num(m.value(QStringLiteral("achieved_occupancy_pct"))),
-                        num(m.value(QStringLiteral("registers"))), m.value(QStringLiteral("block")).toString(),
-                        m.value(QStringLiteral("grid")).toString());
+                   .arg(k.name, num(k.durationUs), num(k.dramPct), num(k.smPct), num(k.achievedOccupancyPct),
+                        num(k.registers), k.block, k.grid);
     }
     return out.join(QLatin1Char('\n'));
 }
@@ -164,11 +158,17 @@ Feedback feedbackFor(const Verdict& verdict, std::optional<double> bestSpeedup, 
     if (verdict.status != VerdictStatus::Passed)
         fb.failureStatus = fb.status;
     fb.diagnostics = cut(diagnostics(verdict), maxChars);
-    fb.failure = cut(failure(verdict), maxChars);
-    fb.error = cut(error(verdict), maxChars);
     fb.findings = cut(findings(verdict, fb.checks), maxChars);
-    timing(verdict, bestSpeedup, fb);
-    fb.profile = cut(profile(verdict), maxChars);
+    const Result<VerdictEvidence> evidence = VerdictEvidence::decode(verdict.evidence);
+    if (!evidence) {  // damaged evidence: say so where the runtime error would be
+        fb.error = cut(QStringLiteral("the verdict's evidence does not read: ") + evidence.error().message, maxChars);
+        timing(verdict, VerdictEvidence{}, bestSpeedup, fb);
+        return fb;
+    }
+    fb.failure = cut(failure(*evidence), maxChars);
+    fb.error = cut(error(*evidence), maxChars);
+    timing(verdict, *evidence, bestSpeedup, fb);
+    fb.profile = cut(profile(*evidence), maxChars);
     return fb;
 }
 

@@ -1,5 +1,12 @@
 #include "agent/TextDiff.h"
 
+// Hand-written, not dtl (libdtl-dev 1.20): dtl's O(NP) search records every path coordinate and stops at 2 million
+// of them, then goes on from where it got to, so its script is no longer the shortest. A 5,000-line file with 30% of
+// its lines changed (from 40 distinct lines, as code repeats them) reaches that: dtl made 3,422 edits where 3,392 is
+// minimal (6,733 for 6,541 at 60%), held about 48 MB more and took twice as long at 30% (110 ms against 57 ms here).
+// Its unified hunks have a fixed context of 3 lines and no "\ No newline at end of file", so the hunks below would
+// stay in any case.
+
 #include <QHash>
 #include <QStringList>
 #include <vector>

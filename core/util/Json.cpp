@@ -1,40 +1,298 @@
 #include "util/Json.h"
 
+#include <QStringDecoder>
 #include <QVariantList>
 #include <QVariantMap>
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+// Reading is nlohmann-json's SAX parser: the handler below builds the QVariant directly (so integers and floats stay
+// apart, duplicate keys and nesting deeper than kMaxDepth are refused) and turns nlohmann's errors into the reasons
+// and positions the hand-written reader it replaced gave. Writing is in JsonWrite.cpp.
 
 namespace km::json {
 namespace {
 
-class Reader {
-public:
-    explicit Reader(const QByteArray& text) : m_s(text) {}
+constexpr int kMaxDepth = 256;
 
-    std::optional<QVariant> document(ParseError* error)
+// An input iterator that tells the handler how far nlohmann's lexer has read: a SAX callback gets no position,
+// and a duplicate key or a number that does not fit is reported where its token starts.
+class Cursor {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    Cursor(const char* p, const char** furthest) : m_p(p), m_furthest(furthest) {}
+    reference operator*() const { return *m_p; }
+    Cursor& operator++()
     {
-        std::optional<QVariant> v = value(0);
-        if (v) {
-            skipSpace();
-            if (m_pos != m_s.size())
-                fail("unexpected text after the JSON value");
-        }
-        if (!m_reason.isEmpty()) {
-            if (error)
-                *error = where();
-            return std::nullopt;
-        }
-        return v;
+        *m_furthest = ++m_p;
+        return *this;
     }
+    Cursor operator++(int)
+    {
+        Cursor before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const Cursor& o) const { return m_p == o.m_p; }
+    bool operator!=(const Cursor& o) const { return m_p != o.m_p; }
 
 private:
-    static constexpr int kMaxDepth = 256;
+    const char* m_p;
+    const char** m_furthest;
+};
 
+bool isNumberChar(char c)
+{
+    return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+}
+
+bool isNumberStart(char c)
+{
+    return c == '-' || (c >= '0' && c <= '9');
+}
+
+// nlohmann's message for a syntax error: "... syntax error while parsing <context> - <detail>", where the detail is
+// the lexer's reason ("invalid literal; last read: '...'") or "unexpected <token>; expected <token>".
+struct SyntaxError {
+    std::string context;
+    std::string detail;
+    bool starts(const char* prefix) const { return detail.rfind(prefix, 0) == 0; }
+};
+
+SyntaxError syntaxError(const std::string& what)
+{
+    static const std::string kWhile = "while parsing ";
+    const std::size_t c = what.find(kWhile);
+    if (c == std::string::npos)
+        return {};
+    const std::size_t dash = what.find(" - ", c);
+    if (dash == std::string::npos)
+        return {};
+    return {what.substr(c + kWhile.size(), dash - c - kWhile.size()), what.substr(dash + 3)};
+}
+
+// Text with ill-formed UTF-8 replaced by U+FFFD, as QString::fromUtf8 reads it, and where each of its bytes was in
+// the original (for error positions). Invalid sequences never span an ASCII byte, so runs of non-ASCII bytes are
+// repaired one by one.
+struct RepairedUtf8 {
+    QByteArray text;
+    std::vector<qsizetype> origin;  // one more entry than text has bytes: the end
+};
+
+RepairedUtf8 repairUtf8(const QByteArray& s)
+{
+    RepairedUtf8 r;
+    for (qsizetype i = 0; i < s.size();) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            r.text.append(s[i]);
+            r.origin.push_back(i++);
+            continue;
+        }
+        qsizetype j = i + 1;
+        while (j < s.size() && static_cast<unsigned char>(s[j]) >= 0x80)
+            ++j;
+        QStringDecoder decode(QStringDecoder::Utf8,
+                              QStringDecoder::Flag::Stateless | QStringDecoder::Flag::ConvertInitialBom);
+        const QByteArray run = QString(decode(QByteArrayView(s).sliced(i, j - i))).toUtf8();
+        r.text.append(run);
+        for (qsizetype k = 0; k < run.size(); ++k)
+            r.origin.push_back(std::min(i + k, j - 1));
+        i = j;
+    }
+    r.origin.push_back(s.size());
+    return r;
+}
+
+// nlohmann-json's SAX handler: builds the QVariant and turns errors into reasons and positions.
+class Builder {
+public:
+    Builder(const QByteArray& text, const QByteArray& original, std::vector<qsizetype> origin)
+        : m_s(text)
+        , m_original(original)
+        , m_origin(std::move(origin))
+        , m_furthest(text.constData())
+    {
+    }
+
+    std::optional<QVariant> parse(ParseError* error)
+    {
+        if (m_s.startsWith('\xEF')) {  // nlohmann skips a UTF-8 byte order mark; this reader never did
+            fail(QStringLiteral("unexpected character '%1'").arg(charAt(0)), 0);
+        } else if (nlohmann::json::sax_parse(Cursor(m_s.constData(), &m_furthest),
+                                             Cursor(m_s.constData() + m_s.size(), &m_furthest), this)) {
+            // nlohmann ends the input at a NUL byte; the last byte it read is one only then
+            if (read() > 0 && m_s[read() - 1] == '\0')
+                fail(QStringLiteral("unexpected text after the JSON value"), read() - 1);
+        } else {
+            fail(QStringLiteral("unreadable JSON"), read());  // kept only where no reason was given already
+        }
+        if (m_reason.isEmpty())
+            return m_root;
+        if (error)
+            *error = where();
+        return std::nullopt;
+    }
+
+    // nlohmann's SAX interface
+    bool null()
+    {
+        return add(QVariant(), [this] { return read() - 4; });
+    }
+    bool boolean(bool b)
+    {
+        return add(QVariant(b), [this, b] { return read() - (b ? 4 : 5); });
+    }
+    bool number_integer(std::int64_t i)
+    {
+        return add(QVariant(qint64(i)), [this] { return numberRead(); });
+    }
+    bool number_unsigned(std::uint64_t u)
+    {
+        // Beyond qint64 an integer reads as the nearest double, as it always did.
+        const QVariant v =
+            u > std::uint64_t(std::numeric_limits<qint64>::max()) ? QVariant(double(u)) : QVariant(qint64(u));
+        return add(v, [this] { return numberRead(); });
+    }
+    bool number_float(double, const std::string& text)
+    {
+        // Qt's reading of the text, which also refuses underflow to zero ("1e-400"); nlohmann refuses overflow only.
+        bool ok = false;
+        const double d = QByteArray::fromStdString(text).toDouble(&ok);
+        if (!ok || !std::isfinite(d))
+            return fail(QStringLiteral("malformed number '%1'").arg(numberText(numberRead())), numberRead());
+        return add(QVariant(d), [this] { return numberRead(); });
+    }
+    bool string(std::string& s)
+    {
+        return add(QString::fromStdString(s), [this] { return stringStart(read() - 1); });
+    }
+    bool binary(nlohmann::json::binary_t&) { return fail(QStringLiteral("binary value"), read()); }  // not in JSON text
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool key(std::string& k)
+    {
+        m_stack.back().key = QString::fromStdString(k);
+        m_stack.back().keyStart = stringStart(read() - 1);
+        return true;
+    }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool parse_error(std::size_t position, const std::string& lastToken, const nlohmann::detail::exception& ex);
+
+private:
+    struct Frame {
+        bool object = false;
+        QVariantMap map;
+        QVariantList list;
+        QString key;
+        qsizetype keyStart = 0;
+    };
+
+    qsizetype read() const { return m_furthest - m_s.constData(); }
+    QChar charAt(qsizetype pos) const
+    {
+        const qsizetype p = m_origin.empty() ? pos : m_origin[std::size_t(pos)];
+        return QChar::fromLatin1(p < m_original.size() ? m_original[p] : '\0');
+    }
+    // The opening quote of the string whose closing quote (or the character that broke it) is at `close`: the
+    // first quote before it that is not escaped by an odd run of backslashes.
+    qsizetype stringStart(qsizetype close) const
+    {
+        for (qsizetype i = close - 1; i >= 0; --i) {
+            if (m_s[i] != '"')
+                continue;
+            qsizetype slashes = 0;
+            while (i - slashes - 1 >= 0 && m_s[i - slashes - 1] == '\\')
+                ++slashes;
+            if (slashes % 2 == 0)
+                return i;
+        }
+        return 0;
+    }
+    // The start of the number that ends before `end`: back over number characters, then on to its first '-' or
+    // digit (a literal's 'e' may come right before it).
+    qsizetype numberStart(qsizetype end) const
+    {
+        qsizetype p = end;
+        while (p > 0 && isNumberChar(m_s[p - 1]))
+            --p;
+        while (p < end - 1 && !isNumberStart(m_s[p]))
+            ++p;
+        return p;
+    }
+    // In a SAX callback for a number the lexer has read one character past it, unless the input ended there.
+    qsizetype numberRead() const
+    {
+        const qsizetype p = read();
+        return numberStart(p > 0 && !isNumberChar(m_s[p - 1]) ? p - 1 : p);
+    }
+    QString numberText(qsizetype start) const
+    {
+        qsizetype end = start;
+        while (end < m_s.size() && isNumberChar(m_s[end]))
+            ++end;
+        return QString::fromLatin1(m_s.mid(start, end - start));
+    }
+    qsizetype tokenStart(const SyntaxError& e, const std::string& token, qsizetype at, qsizetype end) const;
+
+    template <typename Start> bool add(QVariant v, Start start)
+    {
+        if (m_stack.size() > kMaxDepth)
+            return fail(QStringLiteral("nesting deeper than %1 levels").arg(kMaxDepth), start());
+        return insert(std::move(v));
+    }
+    bool insert(QVariant v)
+    {
+        if (m_stack.empty()) {
+            m_root = std::move(v);
+            return true;
+        }
+        Frame& f = m_stack.back();
+        if (!f.object) {
+            f.list.append(std::move(v));
+            return true;
+        }
+        // Checked once the value is read, as always: an error inside the value is reported first.
+        if (f.map.contains(f.key))
+            return fail(QStringLiteral("duplicate key \"%1\"").arg(f.key), f.keyStart);
+        f.map.insert(f.key, v);
+        return true;
+    }
+    bool open(bool object)
+    {
+        if (m_stack.size() > kMaxDepth)
+            return fail(QStringLiteral("nesting deeper than %1 levels").arg(kMaxDepth), read() - 1);
+        m_stack.emplace_back().object = object;
+        return true;
+    }
+    bool close()
+    {
+        Frame f = std::move(m_stack.back());
+        m_stack.pop_back();
+        return insert(f.object ? QVariant(f.map) : QVariant(f.list));  // implicitly shared: no copy
+    }
+    bool fail(const QString& reason, qsizetype at)
+    {
+        if (m_reason.isEmpty()) {
+            m_reason = reason;
+            m_failPos = at;
+        }
+        return false;
+    }
     ParseError where() const
     {
         ParseError e{1, 1, m_reason};
-        for (qsizetype i = 0; i < m_failPos && i < m_s.size(); ++i) {
-            if (m_s[i] == '\n') {
+        const qsizetype end = m_origin.empty() ? m_failPos : m_origin[std::size_t(m_failPos)];
+        for (qsizetype i = 0; i < end && i < m_original.size(); ++i) {
+            if (m_original[i] == '\n') {
                 ++e.line;
                 e.column = 1;
             } else {
@@ -43,330 +301,105 @@ private:
         }
         return e;
     }
-    void fail(const QString& reason)
-    {
-        if (m_reason.isEmpty()) {
-            m_reason = reason;
-            m_failPos = m_pos;
-        }
-    }
-    void skipSpace()
-    {
-        while (m_pos < m_s.size() &&
-               (m_s[m_pos] == ' ' || m_s[m_pos] == '\t' || m_s[m_pos] == '\n' || m_s[m_pos] == '\r'))
-            ++m_pos;
-    }
-    bool literal(const char* word)
-    {
-        const qsizetype n = qsizetype(qstrlen(word));
-        if (m_s.mid(m_pos, n) != word)
-            return false;
-        m_pos += n;
-        return true;
-    }
-
-    std::optional<QVariant> value(int depth)
-    {
-        if (depth > kMaxDepth) {
-            fail(QStringLiteral("nesting deeper than %1 levels").arg(kMaxDepth));
-            return std::nullopt;
-        }
-        skipSpace();
-        if (m_pos >= m_s.size()) {
-            fail(QStringLiteral("unexpected end of input"));
-            return std::nullopt;
-        }
-        const char c = m_s[m_pos];
-        if (c == '{')
-            return object(depth);
-        if (c == '[')
-            return array(depth);
-        if (c == '"') {
-            auto s = string();
-            return s ? std::optional<QVariant>(*s) : std::nullopt;
-        }
-        if (c == '-' || (c >= '0' && c <= '9'))
-            return number();
-        if (literal("true"))
-            return QVariant(true);
-        if (literal("false"))
-            return QVariant(false);
-        if (literal("null"))
-            return QVariant();
-        fail(QStringLiteral("unexpected character '%1'").arg(QChar::fromLatin1(c)));
-        return std::nullopt;
-    }
-
-    std::optional<QVariant> object(int depth)
-    {
-        ++m_pos;  // {
-        QVariantMap map;
-        skipSpace();
-        if (m_pos < m_s.size() && m_s[m_pos] == '}') {
-            ++m_pos;
-            return map;
-        }
-        for (;;) {
-            skipSpace();
-            if (m_pos >= m_s.size() || m_s[m_pos] != '"') {
-                fail(QStringLiteral("expected a quoted object key"));
-                return std::nullopt;
-            }
-            const qsizetype keyStart = m_pos;
-            auto key = string();
-            if (!key)
-                return std::nullopt;
-            skipSpace();
-            if (m_pos >= m_s.size() || m_s[m_pos] != ':') {
-                fail(QStringLiteral("expected ':' after key \"%1\"").arg(*key));
-                return std::nullopt;
-            }
-            ++m_pos;
-            auto v = value(depth + 1);
-            if (!v)
-                return std::nullopt;
-            if (map.contains(*key)) {
-                m_pos = keyStart;
-                fail(QStringLiteral("duplicate key \"%1\"").arg(*key));
-                return std::nullopt;
-            }
-            map.insert(*key, *v);
-            skipSpace();
-            if (m_pos < m_s.size() && m_s[m_pos] == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (m_pos < m_s.size() && m_s[m_pos] == '}') {
-                ++m_pos;
-                return map;
-            }
-            fail(QStringLiteral("expected ',' or '}' in object"));
-            return std::nullopt;
-        }
-    }
-
-    std::optional<QVariant> array(int depth)
-    {
-        ++m_pos;  // [
-        QVariantList list;
-        skipSpace();
-        if (m_pos < m_s.size() && m_s[m_pos] == ']') {
-            ++m_pos;
-            return list;
-        }
-        for (;;) {
-            auto v = value(depth + 1);
-            if (!v)
-                return std::nullopt;
-            list.append(*v);
-            skipSpace();
-            if (m_pos < m_s.size() && m_s[m_pos] == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (m_pos < m_s.size() && m_s[m_pos] == ']') {
-                ++m_pos;
-                return list;
-            }
-            fail(QStringLiteral("expected ',' or ']' in array"));
-            return std::nullopt;
-        }
-    }
-
-    std::optional<QString> string()
-    {
-        const qsizetype start = m_pos;
-        ++m_pos;  // opening quote
-        QByteArray utf8;
-        QString out;
-        auto flush = [&] {
-            out += QString::fromUtf8(utf8);
-            utf8.clear();
-        };
-        while (m_pos < m_s.size()) {
-            const char c = m_s[m_pos++];
-            if (c == '"') {
-                flush();
-                return out;
-            }
-            if (static_cast<unsigned char>(c) < 0x20) {
-                --m_pos;
-                fail(QStringLiteral("control character in string (escape it)"));
-                return std::nullopt;
-            }
-            if (c != '\\') {
-                utf8.append(c);
-                continue;
-            }
-            if (m_pos >= m_s.size())
-                break;
-            const char e = m_s[m_pos++];
-            switch (e) {
-            case '"': utf8.append('"'); break;
-            case '\\': utf8.append('\\'); break;
-            case '/': utf8.append('/'); break;
-            case 'b': utf8.append('\b'); break;
-            case 'f': utf8.append('\f'); break;
-            case 'n': utf8.append('\n'); break;
-            case 'r': utf8.append('\r'); break;
-            case 't': utf8.append('\t'); break;
-            case 'u': {
-                bool ok = false;
-                const uint code = m_s.mid(m_pos, 4).toUInt(&ok, 16);
-                if (!ok || m_s.mid(m_pos, 4).size() != 4) {
-                    fail(QStringLiteral("bad \\u escape"));
-                    return std::nullopt;
-                }
-                m_pos += 4;
-                flush();
-                out += QChar(char16_t(code));
-                break;
-            }
-            default:
-                --m_pos;
-                fail(QStringLiteral("unknown escape '\\%1'").arg(QChar::fromLatin1(e)));
-                return std::nullopt;
-            }
-        }
-        m_pos = start;
-        fail(QStringLiteral("unterminated string"));
-        return std::nullopt;
-    }
-
-    std::optional<QVariant> number()
-    {
-        const qsizetype start = m_pos;
-        bool isFloat = false;
-        if (m_s[m_pos] == '-')
-            ++m_pos;
-        while (m_pos < m_s.size()) {
-            const char c = m_s[m_pos];
-            if (c >= '0' && c <= '9') {
-                ++m_pos;
-            } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-                isFloat = true;
-                ++m_pos;
-            } else {
-                break;
-            }
-        }
-        const QByteArray text = m_s.mid(start, m_pos - start);
-        bool ok = false;
-        if (!isFloat) {
-            const qint64 i = text.toLongLong(&ok);
-            if (ok)
-                return QVariant(i);
-        }
-        const double d = text.toDouble(&ok);
-        if (!ok || !std::isfinite(d)) {
-            m_pos = start;
-            fail(QStringLiteral("malformed number '%1'").arg(QString::fromLatin1(text)));
-            return std::nullopt;
-        }
-        return QVariant(d);
-    }
 
     const QByteArray& m_s;
-    qsizetype m_pos = 0;
+    const QByteArray& m_original;
+    const std::vector<qsizetype> m_origin;  // empty when m_s is the original
+    const char* m_furthest;
+    std::vector<Frame> m_stack;
+    std::optional<QVariant> m_root;
     qsizetype m_failPos = 0;
     QString m_reason;
 };
 
-void writeString(QByteArray& out, const QString& s)
+// Where the token nlohmann stopped at begins. `at` is the character the lexer stopped on (the size at the end of
+// the input), `end` where the lexer's position is. nlohmann's token string is the token for a string or a number
+// (with a control character shown as "<U+001F>"), but runs on from the last of those for any other token.
+qsizetype Builder::tokenStart(const SyntaxError& e, const std::string& token, qsizetype at, qsizetype end) const
 {
-    out.append('"');
-    for (qsizetype i = 0; i < s.size(); ++i) {
-        const char16_t c = s[i].unicode();
-        switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        case '\b': out.append("\\b"); break;
-        case '\f': out.append("\\f"); break;
-        default:
-            if (c < 0x20)
-                out.append(QStringLiteral("\\u%1").arg(uint(c), 4, 16, QLatin1Char('0')).toLatin1());
-            else if (QChar::isHighSurrogate(c) && i + 1 < s.size() && s[i + 1].isLowSurrogate())
-                out.append(QStringView(s).mid(i++, 2).toUtf8());  // one code point outside the BMP (an emoji)
-            else
-                out.append(QStringView(s).mid(i, 1).toUtf8());
-        }
+    if (e.starts("invalid string") || e.starts("invalid number") || e.starts("unexpected string literal") ||
+        e.starts("unexpected number literal")) {
+        qsizetype length = qsizetype(token.size());
+        if (at < end && static_cast<unsigned char>(m_s[at]) < 0x20)
+            length -= 7;
+        return std::max<qsizetype>(0, end - length);
     }
-    out.append('"');
+    if (e.starts("invalid literal")) {
+        for (qsizetype p = at - 1; p >= 0 && p >= at - 4; --p) {
+            const char* word = m_s[p] == 't' ? "true" : m_s[p] == 'f' ? "false" : m_s[p] == 'n' ? "null" : nullptr;
+            if (word && qsizetype(qstrlen(word)) > at - p && qstrncmp(m_s.constData() + p, word, uint(at - p)) == 0)
+                return p;
+        }
+        return at;  // a character no token starts with
+    }
+    if (e.starts("unexpected true literal") || e.starts("unexpected null literal"))
+        return end - 4;
+    if (e.starts("unexpected false literal"))
+        return end - 5;
+    if (e.starts("unexpected end of input"))
+        return at;   // the end, or a NUL byte
+    return end - 1;  // a structural character
 }
 
-void writeValue(QByteArray& out, const QVariant& v)
+// nlohmann's errors as the reasons and positions of the hand-written reader this replaced, which callers and users
+// see: what the reader expected, where the offending token starts.
+bool Builder::parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& ex)
 {
-    switch (v.typeId()) {
-    case QMetaType::UnknownType:
-    case QMetaType::Nullptr: out.append("null"); return;
-    case QMetaType::Bool: out.append(v.toBool() ? "true" : "false"); return;
-    case QMetaType::Int:
-    case QMetaType::LongLong:
-    case QMetaType::UInt: out.append(QByteArray::number(v.toLongLong())); return;
-    case QMetaType::Double:
-    case QMetaType::Float: out.append(formatDouble(v.toDouble())); return;
-    case QMetaType::QVariantList: {
-        out.append('[');
-        bool first = true;
-        for (const QVariant& e : v.toList()) {
-            if (!first)
-                out.append(',');
-            first = false;
-            writeValue(out, e);
-        }
-        out.append(']');
-        return;
+    const bool endOfInput = qsizetype(position) > m_s.size();  // nlohmann counts reading the end as a character
+    const qsizetype end = std::min(qsizetype(position), m_s.size());
+    const qsizetype at = endOfInput ? m_s.size() : qsizetype(position) - 1;
+    if (ex.id == 406) {  // a float beyond double; the position is the end of the number
+        const qsizetype number = numberStart(end);
+        return fail(QStringLiteral("malformed number '%1'").arg(numberText(number)), number);
     }
-    case QMetaType::QVariantMap: {
-        out.append('{');
-        const QVariantMap m = v.toMap();
-        bool first = true;
-        for (auto it = m.cbegin(); it != m.cend(); ++it) {
-            if (!first)
-                out.append(',');
-            first = false;
-            writeString(out, it.key());
-            out.append(':');
-            writeValue(out, it.value());
-        }
-        out.append('}');
-        return;
+    const SyntaxError e = syntaxError(ex.what());
+    const qsizetype start = tokenStart(e, token, at, end);
+    const char first = start < m_s.size() ? m_s[start] : '\0';
+    const bool lexerError = e.starts("invalid");
+
+    // A number glued to what follows ("1.5.5", "1-"): the hand-written reader read all of it as one number.
+    const qsizetype number = isNumberChar(first) ? numberStart(start + 1) : start;
+    if (number < start)
+        return fail(QStringLiteral("malformed number '%1'").arg(numberText(number)), number);
+    if (m_root)
+        return fail(QStringLiteral("unexpected text after the JSON value"), start);
+    if (e.context == "object separator")
+        return fail(QStringLiteral("expected ':' after key \"%1\"").arg(m_stack.back().key), start);
+    if (e.context == "object key" && (!lexerError || first != '"'))
+        return fail(QStringLiteral("expected a quoted object key"), start);
+    if (e.context == "object")
+        return fail(QStringLiteral("expected ',' or '}' in object"), start);
+    if (e.context == "array")
+        return fail(QStringLiteral("expected ',' or ']' in array"), start);
+    // A value (or a key) was expected.
+    if (e.starts("invalid string")) {
+        if (e.starts("invalid string: '\\u' must be followed"))
+            return fail(QStringLiteral("bad \\u escape"), m_s.lastIndexOf("\\u", at - 1) + 2);
+        if (e.starts("invalid string: surrogate"))
+            return fail(QStringLiteral("bad \\u escape (a UTF-16 surrogate without its pair)"), at);
+        if (endOfInput)
+            return fail(QStringLiteral("unterminated string"), start);
+        if (e.starts("invalid string: control character"))
+            return fail(QStringLiteral("control character in string (escape it)"), at);
+        return fail(QStringLiteral("unknown escape '\\%1'").arg(charAt(at)), at);
     }
-    case QMetaType::QStringList: writeValue(out, QVariant(QVariantList(v.toList()))); return;
-    default: writeString(out, v.toString()); return;
-    }
+    if (e.starts("invalid number"))
+        return fail(QStringLiteral("malformed number '%1'").arg(numberText(start)), start);
+    if (start >= m_s.size())
+        return fail(QStringLiteral("unexpected end of input"), m_s.size());
+    return fail(QStringLiteral("unexpected character '%1'").arg(charAt(start)), start);
 }
 
 }  // namespace
 
 std::optional<QVariant> parse(const QByteArray& text, ParseError* error)
 {
-    return Reader(text).document(error);
-}
-
-QByteArray formatDouble(double value)
-{
-    QByteArray d = QByteArray::number(value, 'g', 17);
-    for (int prec = 1; prec < 17; ++prec) {
-        const QByteArray t = QByteArray::number(value, 'g', prec);
-        if (t.toDouble() == value) {
-            d = t;
-            break;
-        }
+    // nlohmann refuses ill-formed UTF-8 in a string; this reader always read it as U+FFFD, as QString::fromUtf8 does.
+    if (!QByteArrayView(text).isValidUtf8()) {
+        RepairedUtf8 repaired = repairUtf8(text);
+        return Builder(repaired.text, text, std::move(repaired.origin)).parse(error);
     }
-    if (!d.contains('.') && !d.contains('e') && !d.contains("inf") && !d.contains("nan"))
-        d.append(".0");
-    return d;
-}
-
-QByteArray write(const QVariant& value)
-{
-    QByteArray out;
-    writeValue(out, value);
-    return out;
+    return Builder(text, text, {}).parse(error);
 }
 
 }  // namespace km::json

@@ -1,6 +1,7 @@
 #pragma once
-// A small JSON reader and writer over QVariant that keeps integers and floats apart ("16" is qint64, "16.0" is
-// double), which QJsonDocument does not. Used for task files and store columns where a value's type is meaningful.
+// JSON over QVariant that keeps integers and floats apart ("16" is qint64, "16.0" is double), which QJsonDocument
+// does not. Used for task files and store columns where a value's type is meaningful. Reading is nlohmann-json's
+// parser (Json.cpp); writing is hand-written (JsonWrite.cpp says why).
 
 #include "util/Result.h"
 
@@ -15,7 +16,9 @@ struct ParseError {
     QString reason;
 };
 
-// Objects become QVariantMap, arrays QVariantList, numbers qint64 or double, null an invalid QVariant.
+// Objects become QVariantMap, arrays QVariantList, numbers qint64 (a larger integer: the nearest double) or double,
+// null an invalid QVariant; ill-formed UTF-8 reads as U+FFFD. Refused: duplicate keys, nesting deeper than 256
+// levels, a number beyond double or one RFC 8259 does not allow ("01", "1.", "NaN"), an unpaired \u surrogate.
 // On failure returns nullopt and fills *error.
 std::optional<QVariant> parse(const QByteArray& text, ParseError* error);
 

@@ -62,6 +62,16 @@ std::optional<double> Fields::number(const QString& key)
     return v.toDouble();
 }
 
+std::optional<bool> Fields::boolean(const QString& key)
+{
+    const QVariant v = m_map.value(key);
+    if (!v.isValid())
+        return std::nullopt;
+    if (v.typeId() != QMetaType::Bool)
+        fail(QStringLiteral("%1 is not true or false").arg(key));
+    return v.toBool();
+}
+
 QVariantMap Fields::object(const QString& key)
 {
     const QVariant v = m_map.value(key);

@@ -22,6 +22,7 @@ public:
     QString oneOf(const QString& key, const QStringList& allowed, const QString& fallback);  // empty: fallback
     std::optional<qint64> integer(const QString& key);
     std::optional<double> number(const QString& key);
+    std::optional<bool> boolean(const QString& key);
     QVariantMap object(const QString& key);
     QVariantList list(const QString& key, bool ofObjects = false);
 

@@ -1,5 +1,6 @@
 #include "verify/VerdictAssembly.h"
 
+#include "model/VerdictEvidence.h"
 #include "toolchain/CompilerDiagnostics.h"
 #include "toolchain/NcuReport.h"
 #include "toolchain/SanitizerReport.h"
@@ -14,13 +15,6 @@ namespace {
 QString str(const QVariantMap& m, const char* key)
 {
     return m.value(QLatin1String(key)).toString();
-}
-
-std::optional<double> number(const QVariant& v)
-{
-    bool ok = false;
-    const double d = v.toDouble(&ok);
-    return ok && v.isValid() ? std::optional<double>(d) : std::nullopt;
 }
 
 Finding::Severity severityOf(const QString& s)
@@ -124,20 +118,18 @@ QList<SolutionDiagnostic> mapBuildDiagnostics(const QString& log, const QVariant
     return out;
 }
 
-QString summarise(const Verdict& v)
+namespace {
+QString summarise(const Verdict& v, const VerdictEvidence& e)
 {
-    const QVariantMap& e = v.evidence;
     switch (v.status) {
     case VerdictStatus::Passed: {
-        const QVariantMap t = e.value(QStringLiteral("timing")).toMap();
         if (!v.speedup)
-            return QStringLiteral("correct on %1")
-                .arg(e.value(QStringLiteral("configs_run")).toStringList().join(", "));
-        const QVariantList ci = t.value(QStringLiteral("speedup_ci95")).toList();
+            return QStringLiteral("correct on %1").arg(e.configsRun.join(", "));
+        const TimingEvidence t = e.timing.value_or(TimingEvidence{});
         QString line = QStringLiteral("%1x over eager").arg(*v.speedup, 0, 'f', 2);
-        if (ci.size() == 2)
-            line += QStringLiteral(" [%1, %2]").arg(ci[0].toDouble(), 0, 'f', 2).arg(ci[1].toDouble(), 0, 'f', 2);
-        return line + QStringLiteral(" (%1, %2)").arg(str(t, "device"), str(t, "config"));
+        if (t.speedupCi95.size() == 2)
+            line += QStringLiteral(" [%1, %2]").arg(t.speedupCi95[0], 0, 'f', 2).arg(t.speedupCi95[1], 0, 'f', 2);
+        return line + QStringLiteral(" (%1, %2)").arg(t.device, t.config);
     }
     case VerdictStatus::RewardHack: {
         QStringList checks;
@@ -152,16 +144,16 @@ QString summarise(const Verdict& v)
             if (d.severity == QLatin1String("error"))
                 return (d.line > 0 ? QStringLiteral("line %1: ").arg(d.line) : QString()) + d.message;
         }
-        return e.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString();
+        return e.error ? e.error->message : QString();
     case VerdictStatus::IncorrectShape:
     case VerdictStatus::IncorrectDtype:
     case VerdictStatus::IncorrectNumerical: {
-        const QVariantMap f = e.value(QStringLiteral("failure")).toMap();
+        const FailureEvidence f = e.failure.value_or(FailureEvidence{});
         return QStringLiteral("configuration '%1', seed %2: %3")
-            .arg(str(f, "config"), str(f, "seed"), str(f, "message"));
+            .arg(f.config, f.seed ? QString::number(*f.seed) : QString(), f.message);
     }
     default: {
-        const QString message = e.value(QStringLiteral("error")).toMap().value(QStringLiteral("message")).toString();
+        const QString message = e.error ? e.error->message : QString();
         if (message.isEmpty() && v.status == VerdictStatus::RuntimeError) {  // the outputs were right: memcheck
             for (const Finding& f : v.findings) {
                 if (f.check == QLatin1String("sanitizer.memcheck"))
@@ -171,6 +163,13 @@ QString summarise(const Verdict& v)
         return message.left(300);
     }
     }
+}
+}  // namespace
+
+QString summarise(const Verdict& v)
+{
+    const Result<VerdictEvidence> evidence = VerdictEvidence::decode(v.evidence);
+    return evidence ? summarise(v, evidence.value()) : evidence.error().message.left(300);
 }
 
 Verdict assembleVerdict(const AssemblyInput& in)
@@ -226,15 +225,21 @@ Verdict assembleVerdict(const AssemblyInput& in)
                                         [](const Finding& f) { return f.severity == Finding::Severity::Error; });
     if (staticHack && v.status != VerdictStatus::InvalidReference && v.status != VerdictStatus::SystemError)
         v.status = VerdictStatus::RewardHack;
-    const QVariantMap t = e.value(QStringLiteral("timing")).toMap();
-    v.runtimeMs = number(t.value(QStringLiteral("solution_ms")).toMap().value(QStringLiteral("median")));
-    v.refRuntimeMs = number(t.value(QStringLiteral("reference_ms")).toMap().value(QStringLiteral("median")));
-    v.speedup = number(t.value(QStringLiteral("speedup")));
     v.evidence = e;
     std::stable_sort(v.findings.begin(), v.findings.end(), [](const Finding& a, const Finding& b) {
         return a.severity == Finding::Severity::Error && b.severity != Finding::Severity::Error;
     });
-    v.summary = summarise(v);
+    const Result<VerdictEvidence> evidence = VerdictEvidence::decode(v.evidence);
+    if (!evidence) {  // the harness broke its own format: the summary says where
+        v.summary = evidence.error().message.left(300);
+        return v;
+    }
+    if (const auto& t = evidence->timing) {
+        v.runtimeMs = t->solutionMs ? t->solutionMs->median : std::nullopt;
+        v.refRuntimeMs = t->referenceMs ? t->referenceMs->median : std::nullopt;
+        v.speedup = t->speedup;
+    }
+    v.summary = summarise(v, evidence.value());
     return v;
 }
 

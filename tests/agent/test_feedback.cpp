@@ -88,6 +88,13 @@ private Q_SLOTS:
                                                          "28 registers",
                                                          "block (256, 1, 1)"}
                                           << QStringList{"Compiler"};
+        Verdict damaged;
+        damaged.status = VerdictStatus::IncorrectNumerical;
+        damaged.evidence = evidence("{'failure':{'config':'small','seed':'seventeen'}}");
+        QTest::newRow("damaged evidence")
+            << damaged << -1.0 << "INCORRECT_NUMERICAL" << QStringList{}
+            << QStringList{"Error:\nthe verdict's evidence does not read: evidence.failure.seed is not an integer"}
+            << QStringList{"Failing configuration"};
         QTest::newRow("passed, slower than best")
             << fast << 3.0 << "" << QStringList{} << QStringList{"Best so far:\n3.00x, faster than this version"}
             << QStringList{"this version is the best"};
