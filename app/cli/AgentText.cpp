@@ -1,8 +1,8 @@
 #include "cli/AgentText.h"
 
 #include "cli/Options.h"
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 namespace km::cli {
 

@@ -1,7 +1,7 @@
 #include "cli/VerdictText.h"
 
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 namespace km::cli {
 

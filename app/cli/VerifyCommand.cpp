@@ -5,6 +5,7 @@
 #include "cli/StoreOpener.h"
 #include "cli/VerdictText.h"
 #include "curate/TaskFolder.h"
+#include "model/VerdictCodec.h"
 #include "store/TaskStore.h"
 #include "store/VerdictStore.h"
 #include "util/Json.h"
@@ -13,7 +14,6 @@
 #include "verify/PoolExecutor.h"
 #include "verify/PoolProtocol.h"
 #include "verify/Prebuilder.h"
-#include "verify/VerdictJson.h"
 #include "verify/Verifier.h"
 
 #include <QDir>

@@ -2,8 +2,8 @@
 #include "agent/TrajectoryBundle.h"
 
 #include "model/ScrubbedValues.h"
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 #include <QCryptographicHash>
 

@@ -1,9 +1,9 @@
 // Trajectory bundles: the reader. Every check names where it failed, as a JSON path ("runs[2].steps[0]: ...").
 #include "agent/TrajectoryBundle.h"
 
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
 #include "util/JsonFields.h"
-#include "verify/VerdictJson.h"
 
 #include <QRegularExpression>
 #include <QSet>

@@ -1,6 +1,6 @@
 #include "store/TaskStore.h"
 
-#include "curate/TaskValidator.h"
+#include "model/TaskChecks.h"
 #include "model/TaskVariant.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"

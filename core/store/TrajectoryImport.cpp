@@ -1,12 +1,14 @@
 // TrajectoryStore: runs read out for a trajectory bundle, and bundled runs stored back, one transaction per run.
 #include "model/ScrubbedValues.h"
+#include "model/VerdictCodec.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
 #include "store/TrajectoryStore.h"
-#include "store/VerdictStore.h"
+#include "store/rows/SolutionRows.h"
+#include "store/rows/StepRows.h"
+#include "store/rows/VerdictRows.h"
 #include "util/Json.h"
 #include "util/Logging.h"
-#include "verify/VerdictJson.h"
 
 #include <QSqlQuery>
 #include <algorithm>
@@ -67,7 +69,6 @@ Result<QList<BundledRun>> TrajectoryStore::bundledRuns(const RunSelection& which
         selected = std::move(all).value();
         std::reverse(selected.begin(), selected.end());  // oldest first
     }
-    VerdictStore verdicts(m_db);
     QList<BundledRun> out;
     for (const AgentRun& r : selected) {
         BundledRun b;
@@ -84,7 +85,7 @@ Result<QList<BundledRun>> TrajectoryStore::bundledRuns(const RunSelection& which
         for (const TrajectoryStep& s : steps.value()) {
             BundledStep bs{s, std::nullopt};
             if (s.verdictId) {
-                auto v = verdicts.verdict(s.verdictId);
+                auto v = store::readVerdict(m_db, s.verdictId);
                 if (!v)
                     return v.error();
                 bs.verdict = v.value();
@@ -185,14 +186,12 @@ Result<RunImport> TrajectoryStore::importRun(const BundledRun& given, const QVar
             if (s.status.isEmpty())
                 s.status = toString(bs.verdict->status);
         }
-        auto stepId = insertStepRow(runId, s, created);
+        auto stepId = store::writeStep(m_db, runId, s, created);
         if (!stepId)
             return stepId.error();
         if (newSolution) {  // a solution stored before keeps its own step link
-            auto link = m_db.exec(QStringLiteral("UPDATE solutions SET step_id = ? WHERE id = ?"),
-                                  {stepId.value(), s.solutionId});
-            if (!link)
-                return link.error();
+            if (Status st = store::linkSolutionToStep(m_db, s.solutionId, stepId.value()); !st)
+                return st.error();
         }
         if (b.bestStepIdx && *b.bestStepIdx == s.idx)
             bestStepId = stepId.value();

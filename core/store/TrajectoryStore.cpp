@@ -1,11 +1,12 @@
 #include "store/TrajectoryStore.h"
 
 #include "model/ScrubbedValues.h"
+#include "model/VerdictCodec.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
+#include "store/rows/StepRows.h"
 #include "util/Json.h"
 #include "util/Logging.h"
-#include "verify/VerdictJson.h"
 
 #include <QSqlQuery>
 
@@ -46,40 +47,6 @@ AgentRun runFromRow(const QSqlQuery& q)
     r.cancelRequested = q.value(14).toInt() != 0;
     r.bestStepId = q.value(15).toLongLong();
     return r;
-}
-
-const char* const kStepColumns = "id, run_id, idx, stage, messages, code, diff, error, tokens_in, tokens_out, "
-                                 "latency_ms, created_at, verdict_id, template, prompt, reply, guidance, usage, "
-                                 "verify_ms, solution_id, status, speedup, summary";
-
-TrajectoryStep stepFromRow(const QSqlQuery& q)
-{
-    TrajectoryStep s;
-    s.id = q.value(0).toLongLong();
-    s.runId = q.value(1).toLongLong();
-    s.idx = q.value(2).toInt();
-    s.stage = q.value(3).toString();
-    s.messages = parsed(q.value(4)).toList();
-    s.code = q.value(5).toString();
-    s.diff = q.value(6).toString();
-    s.error = q.value(7).toString();
-    s.tokensIn = q.value(8).toLongLong();
-    s.tokensOut = q.value(9).toLongLong();
-    s.latencyMs = q.value(10).toLongLong();
-    s.createdAt = timeOf(q.value(11));
-    s.verdictId = q.value(12).toLongLong();
-    s.templateName = q.value(13).toString();
-    s.prompt = q.value(14).toString();
-    s.reply = q.value(15).toString();
-    s.guidance = parsed(q.value(16)).toList();
-    s.usage = parsed(q.value(17)).toMap();
-    s.verifyMs = q.value(18).toLongLong();
-    s.solutionId = q.value(19).toLongLong();
-    s.status = q.value(20).toString();
-    if (!q.isNull(21))
-        s.speedup = q.value(21).toDouble();
-    s.summary = q.value(22).toString();
-    return s;
 }
 
 QString jsonText(const QVariant& v)
@@ -240,15 +207,7 @@ Result<QList<AgentRun>> TrajectoryStore::runs(const QString& taskId, int limit)
 
 Result<QList<TrajectoryStep>> TrajectoryStore::steps(qint64 runId)
 {
-    auto q = m_db.exec(QStringLiteral("SELECT %1 FROM trajectory_steps WHERE run_id = ? ORDER BY idx")
-                           .arg(QLatin1String(kStepColumns)),
-                       {runId});
-    if (!q)
-        return q.error();
-    QList<TrajectoryStep> out;
-    while (q.value().next())
-        out.append(stepFromRow(q.value()));
-    return out;
+    return store::readSteps(m_db, runId);
 }
 
 }  // namespace km

@@ -80,7 +80,6 @@ private:
     // now).
     Result<StoredVerdict> storeSolutionAndVerdict(const QString& taskId, const QString& code, const Verdict& v,
                                                   const QString& actor, const QString& solutionTime = {});
-    Result<qint64> insertStepRow(qint64 runId, const TrajectoryStep& step, const QString& createdAt);
     Result<std::optional<qint64>> alreadyImported(const BundledRun& run);
     store::Database& m_db;
     SecretScrubber m_secrets;

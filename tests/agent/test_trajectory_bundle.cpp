@@ -2,8 +2,8 @@
 // no key of a provider leaves the store; the content id ignores store ids and follows the content.
 #include "../common/StepCompare.h"
 #include "agent/TrajectoryBundle.h"
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 #include <QtTest>
 #include <functional>

@@ -5,9 +5,9 @@
 #include "../common/StepCompare.h"
 #include "../core/StoreTestSupport.h"
 #include "agent/TrajectoryBundle.h"
+#include "model/VerdictCodec.h"
 #include "store/TrajectoryStore.h"
 #include "store/VerdictStore.h"
-#include "verify/VerdictJson.h"
 
 namespace {
 const QString kLabel = QStringLiteral("team-authored demonstration");
