@@ -5,6 +5,7 @@
 
 #include "util/Result.h"
 
+#include <QList>
 #include <QSqlQuery>
 #include <optional>
 #include <vector>
@@ -14,6 +15,7 @@ namespace km::store {
 class Row {
 public:
     explicit Row(const QSqlQuery& q) : m_q(q) {}
+    explicit Row(QSqlQuery&&) = delete;  // it would read a query gone at the end of the statement
 
     QVariant value(const char* column);
     bool isNull(const char* column);
@@ -31,5 +33,19 @@ private:
     std::vector<std::pair<const char*, int>> m_indexes;  // names as given, resolved once
     QString m_missing;
 };
+
+// Every row of `q` (positioned before the first), each read by `fromRow(Row&) -> Result<T>`: the first error stops.
+template <typename T, typename FromRow> Result<QList<T>> readRows(QSqlQuery& q, FromRow fromRow)
+{
+    Row row(q);
+    QList<T> out;
+    while (q.next()) {
+        Result<T> r = fromRow(row);
+        if (!r)
+            return r.error();
+        out.append(std::move(r).value());
+    }
+    return out;
+}
 
 }  // namespace km::store

@@ -88,7 +88,7 @@ Result<TrajectoryStep> TrajectoryStore::recordStep(const AgentRun& run, Trajecto
     }
     auto upd = m_db.exec(QStringLiteral("UPDATE runs SET stage = ?, totals = ?, best_step_id = "
                                         "CASE WHEN ? THEN ? ELSE best_step_id END WHERE id = ?"),
-                         {m_secrets.scrub(run.stage), QString::fromUtf8(json::write(m_secrets.scrub(run.totals))),
+                         {toString(run.stage), QString::fromUtf8(json::write(m_secrets.scrub(run.totals))),
                           best ? 1 : 0, step.id, run.id});
     if (!upd)
         return upd.error();

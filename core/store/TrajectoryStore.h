@@ -45,7 +45,7 @@ public:
     Result<TrajectoryStep> recordStep(const AgentRun& run, TrajectoryStep step, const std::optional<Verdict>& verdict,
                                       bool best, const QString& actor);
     // Ends a run: state (completed, cancelled, failed, interrupted), error, totals; ended_at now.
-    Status finishRun(qint64 runId, const QString& state, const QString& error, const QVariantMap& totals);
+    Status finishRun(qint64 runId, RunState state, const QString& error, const QVariantMap& totals);
     // Marks the run for cancellation; the process running it polls cancelRequested() between steps.
     // A run that is not running is refused (Conflict).
     Status requestCancel(qint64 runId);

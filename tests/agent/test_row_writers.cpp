@@ -23,8 +23,8 @@ TrajectoryStep step(int idx, const QString& code)
 {
     TrajectoryStep s;
     s.idx = idx;
-    s.stage = stageImplement();
-    s.templateName = stageImplement();
+    s.stage = Stage::Implement;
+    s.templateName = toString(Stage::Implement);
     s.prompt = QStringLiteral("prompt %1").arg(idx);
     s.reply = QStringLiteral("reply %1").arg(idx);
     s.code = code;
@@ -77,7 +77,7 @@ Status record(TaskStore& s, Path path, const QList<Verdict>& verdicts, const QSt
     }
     BundledRun b;
     b.run.taskId = QStringLiteral("relu");
-    b.run.state = QStringLiteral("completed");
+    b.run.state = RunState::Completed;
     b.run.startedAt = QDateTime::currentDateTimeUtc();
     b.origin = QStringLiteral("origin-%1").arg(count(s, "runs"));
     for (int i = 0; i < verdicts.size(); ++i)

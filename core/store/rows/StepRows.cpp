@@ -3,6 +3,7 @@
 #include "model/VerdictCodec.h"
 #include "store/Database.h"
 #include "store/Row.h"
+#include "store/StoreErrors.h"
 #include "util/Json.h"
 
 namespace km::store {
@@ -34,7 +35,11 @@ Result<TrajectoryStep> stepFromRow(Row& row)
     s.id = row.integer("id");
     s.runId = row.integer("run_id");
     s.idx = int(row.integer("idx"));
-    s.stage = row.text("stage");
+    const QString stage = row.text("stage");
+    const auto known = stageFromString(stage);
+    if (!known && row.status())
+        return damagedRow(QStringLiteral("trajectory step"), s.id, QStringLiteral("unknown stage '%1'").arg(stage));
+    s.stage = known.value_or(Stage::Implement);
     s.messages = parsed(row.value("messages")).toList();
     s.code = row.text("code");
     s.diff = row.text("diff");
@@ -69,7 +74,7 @@ Result<qint64> writeStep(Database& db, qint64 runId, const TrajectoryStep& step,
                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         {runId,
          step.idx,
-         step.stage,
+         toString(step.stage),
          jsonText(step.messages),
          step.code,
          step.diff,
@@ -101,16 +106,7 @@ Result<QList<TrajectoryStep>> readSteps(Database& db, qint64 runId)
                      {runId});
     if (!q)
         return q.error();
-    QSqlQuery query = std::move(q).value();
-    Row row(query);
-    QList<TrajectoryStep> out;
-    while (query.next()) {
-        auto s = stepFromRow(row);
-        if (!s)
-            return s.error();
-        out.append(std::move(s).value());
-    }
-    return out;
+    return readRows<TrajectoryStep>(q.value(), stepFromRow);
 }
 
 }  // namespace km::store
