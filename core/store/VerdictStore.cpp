@@ -3,6 +3,7 @@
 #include "model/ScrubbedValues.h"
 #include "model/VerdictCodec.h"
 #include "store/Database.h"
+#include "store/Row.h"
 #include "store/StoreErrors.h"
 #include "store/rows/SolutionRows.h"
 #include "store/rows/VerdictRows.h"
@@ -86,21 +87,23 @@ Result<QList<VerdictSummary>> VerdictStore::verdicts(const VerdictFilter& f)
     if (!q)
         return q.error();
     QSqlQuery query = std::move(q).value();
+    store::Row row(query);
     QList<VerdictSummary> out;
     while (query.next()) {
         VerdictSummary s;
-        s.id = query.value(0).toLongLong();
-        s.solutionId = query.value(1).toLongLong();
-        s.taskId = query.value(2).toString();
-        const auto status = verdictStatusFromString(query.value(3).toString());
+        s.id = row.integer("id");
+        s.solutionId = row.integer("solution_id");
+        s.taskId = row.text("task_id");
+        const QString statusText = row.text("status");
+        s.createdAt = parseIsoUtc(row.text("created_at")).value_or(QDateTime());
+        s.summary = row.text("summary");
+        s.speedup = row.optionalReal("speedup");
+        if (Status st = row.status(); !st)
+            return st.error();
+        const auto status = verdictStatusFromString(statusText);
         if (!status)  // the schema's CHECK makes this a damaged file
-            return store::damagedRow(QStringLiteral("verdict"), s.id,
-                                     QStringLiteral("unknown status ") + query.value(3).toString());
+            return store::damagedRow(QStringLiteral("verdict"), s.id, QStringLiteral("unknown status ") + statusText);
         s.status = *status;
-        s.createdAt = parseIsoUtc(query.value(4).toString()).value_or(QDateTime());
-        s.summary = query.value(5).toString();
-        if (!query.isNull(6))
-            s.speedup = query.value(6).toDouble();
         out.append(s);
     }
     return out;
