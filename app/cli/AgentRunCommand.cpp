@@ -192,7 +192,7 @@ int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& 
     printOutcomes(outcomes, p.isSet(QStringLiteral("json")), io);
     int code = Ok;
     for (const AgentOutcome& o : outcomes) {
-        if (!o.error.isEmpty() || !o.run || o.run->state == QLatin1String("failed")) {
+        if (!o.error.isEmpty() || !o.run || o.run->state == RunState::Failed) {
             io.err << "kmosaic " << command << ": " << o.taskId << ": "
                    << (o.error.isEmpty() && o.run ? o.run->error : o.error) << "\n";
             code = Failed;

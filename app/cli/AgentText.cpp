@@ -1,8 +1,8 @@
 #include "cli/AgentText.h"
 
 #include "cli/Options.h"
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 namespace km::cli {
 
@@ -29,7 +29,7 @@ QString stepLine(const AgentRun& run, const TrajectoryStep& s)
         .arg(run.id)
         .arg(run.taskId)
         .arg(s.idx + 1)
-        .arg(s.stage, s.status.isEmpty() ? QStringLiteral("no verdict: ") + s.error : s.status,
+        .arg(toString(s.stage), s.status.isEmpty() ? QStringLiteral("no verdict: ") + s.error : s.status,
              s.speedup ? QStringLiteral(" %1x").arg(*s.speedup, 0, 'f', 2) : QString())
         .arg(s.tokensIn + s.tokensOut)
         .arg(seconds(s.latencyMs), seconds(s.verifyMs));
@@ -45,8 +45,8 @@ QVariantMap runToVariant(const AgentRun& r, int steps)
             {QStringLiteral("settings"), r.settings},
             {QStringLiteral("budgets"), r.budgets},
             {QStringLiteral("totals"), r.totals},
-            {QStringLiteral("state"), r.state},
-            {QStringLiteral("stage"), r.stage},
+            {QStringLiteral("state"), toString(r.state)},
+            {QStringLiteral("stage"), toString(r.stage)},
             {QStringLiteral("owner"), r.owner},
             {QStringLiteral("error"), r.error},
             {QStringLiteral("cancel_requested"), r.cancelRequested},
@@ -60,7 +60,7 @@ QVariantMap stepToVariant(const TrajectoryStep& s)
 {
     return {{QStringLiteral("id"), s.id},
             {QStringLiteral("idx"), s.idx},
-            {QStringLiteral("stage"), s.stage},
+            {QStringLiteral("stage"), toString(s.stage)},
             {QStringLiteral("template"), s.templateName},
             {QStringLiteral("prompt"), s.prompt},
             {QStringLiteral("reply"), s.reply},
@@ -97,7 +97,7 @@ QStringList runRow(const AgentRun& r, int steps)
     return {QString::number(r.id),
             r.taskId,
             provenanceOf(r).isEmpty() ? r.kind : QString(r.kind + QStringLiteral(", imported")),
-            r.state,
+            toString(r.state),
             QString::number(steps),
             t.value(QStringLiteral("passed")).toBool() ? QStringLiteral("yes") : QStringLiteral("no"),
             speedupText(t.value(QStringLiteral("best_speedup"))),

@@ -97,7 +97,7 @@ int agentExportCommand(StoreOpener& opener, const QStringList& args, Io io)
     qsizetype steps = 0;
     for (const BundledRun& b : bundle.runs) {
         steps += b.steps.size();
-        if (b.run.state == QLatin1String("running"))
+        if (b.run.state == RunState::Running)
             io.err << "kmosaic agent export: note: run " << b.run.id
                    << " is still running; it is exported as it is now and imports as interrupted\n";
     }

@@ -91,8 +91,8 @@ int agentShowCommand(StoreOpener& opener, const QStringList& args, Io io)
         io.out << QString::fromUtf8(json::write(m)) << "\n";
         return Ok;
     }
-    io.out << "run " << r.id << " on " << r.taskId << " (" << r.kind << ", model " << r.model << "): " << r.state
-           << (r.error.isEmpty() ? QString() : QStringLiteral(": ") + r.error) << "\n"
+    io.out << "run " << r.id << " on " << r.taskId << " (" << r.kind << ", model " << r.model
+           << "): " << toString(r.state) << (r.error.isEmpty() ? QString() : QStringLiteral(": ") + r.error) << "\n"
            << "prompts " << r.promptVersion << "; started " << r.startedAt.toString(Qt::ISODate) << "; "
            << r.totals.value(QStringLiteral("stop_reason")).toString() << "\n";
     if (const QString provenance = provenanceLine(r); !provenance.isEmpty())
@@ -100,7 +100,7 @@ int agentShowCommand(StoreOpener& opener, const QStringList& args, Io io)
     io.out << "\n";
     QList<QStringList> rows;
     for (const TrajectoryStep& s : steps.value()) {
-        rows.append({QString::number(s.idx + 1), s.stage, s.templateName,
+        rows.append({QString::number(s.idx + 1), toString(s.stage), s.templateName,
                      s.status.isEmpty() ? QStringLiteral("-") : s.status,
                      s.speedup ? QStringLiteral("%1x").arg(*s.speedup, 0, 'f', 2) : QStringLiteral("-"),
                      QStringLiteral("%1/%2").arg(s.tokensIn).arg(s.tokensOut), QStringLiteral("%1 ms").arg(s.latencyMs),

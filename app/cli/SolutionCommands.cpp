@@ -6,7 +6,7 @@
 #include "services/SolutionReviewService.h"
 #include "store/TaskStore.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
+#include "model/VerdictCodec.h"
 
 namespace km::cli {
 

@@ -2,10 +2,10 @@
 #include "cli/Options.h"
 #include "cli/StoreOpener.h"
 #include "cli/VerdictText.h"
+#include "model/VerdictCodec.h"
 #include "store/TaskStore.h"
 #include "store/VerdictStore.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 #include <limits>
 

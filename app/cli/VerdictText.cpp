@@ -1,8 +1,8 @@
 #include "cli/VerdictText.h"
 
 #include "model/VerdictEvidence.h"
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 namespace km::cli {
 

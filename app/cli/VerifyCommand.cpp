@@ -5,13 +5,14 @@
 #include "cli/StoreOpener.h"
 #include "cli/VerdictText.h"
 #include "curate/TaskFolder.h"
+#include "model/VerdictCodec.h"
 #include "model/VerdictEvidence.h"
 #include "services/VerificationService.h"
 #include "store/TaskStore.h"
 #include "util/Json.h"
 #include "verify/MultiGpuExecutor.h"
 #include "verify/Prebuilder.h"
-#include "verify/VerdictJson.h"
+#include "verify/Verifier.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -91,13 +91,13 @@ Result<TrajectoryStep> AgentLoop::prompt(const LoopState& state, const std::opti
     TrajectoryStep step;
     step.idx = state.nextIdx;
     step.stage = nextStage(state);
-    step.templateName = step.stage;
+    step.templateName = toString(step.stage);
     PromptInputs in;
     in.previousCode = state.lastCode;
     in.turn = state.turns + 1;
     in.maxTurns = m_setup.budgets.run.turns;
     in.withTask = step.idx == 0;
-    GuidanceQuery query{m_setup.task.categories, step.stage, {}, {}};
+    GuidanceQuery query{m_setup.task.categories, toString(step.stage), {}, {}};
     if (!state.lastError.isEmpty()) {
         step.templateName = QStringLiteral("no_code");
         in.problem = state.lastError;
@@ -131,12 +131,12 @@ void AgentLoop::takeReply(TrajectoryStep& step, const QString& reply, const Loop
     step.diff = unifiedDiff(state.lastCode, step.code, 3, QStringLiteral("previous"), QStringLiteral("this step"));
 }
 
-Result<AgentRun> AgentLoop::finish(AgentRun run, const LoopState& state, const QString& runState, const QString& why)
+Result<AgentRun> AgentLoop::finish(AgentRun run, const LoopState& state, RunState runState, const QString& why)
 {
     run.totals = totalsOf(state);
     run.totals.insert(QStringLiteral("stop_reason"), why);
     run.state = runState;
-    const bool failed = runState == QLatin1String("failed");
+    const bool failed = runState == RunState::Failed;
     run.error = failed ? why : QString();
     if (failed)
         qCWarning(lcAgent).noquote() << "agent run" << run.id << "failed:" << m_setup.secrets.scrub(why);
@@ -157,8 +157,7 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
     if (state.conversation.isEmpty()) {
         auto system = systemPrompt();
         if (!system)
-            return finish(run, state, QStringLiteral("failed"),
-                          QStringLiteral("prompt 'system': ") + system.error().message);
+            return finish(run, state, RunState::Failed, QStringLiteral("prompt 'system': ") + system.error().message);
         state.conversation.append({QStringLiteral("system"), system.value()});
     }
     std::optional<Verdict> last;
@@ -173,12 +172,12 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
     for (;;) {
         const auto flagged = trajectories.cancelRequested(run.id);
         if ((cancel && cancel->load()) || (flagged && flagged.value()))
-            return finish(run, state, QStringLiteral("cancelled"), QStringLiteral("cancelled on request"));
+            return finish(run, state, RunState::Cancelled, QStringLiteral("cancelled on request"));
         if (const QString why = stopReason(state, m_setup.budgets); !why.isEmpty())
-            return finish(run, state, QStringLiteral("completed"), why);
+            return finish(run, state, RunState::Completed, why);
         auto next = prompt(state, last);
         if (!next)
-            return finish(run, state, QStringLiteral("failed"), next.error().message);
+            return finish(run, state, RunState::Failed, next.error().message);
         TrajectoryStep step = next.value();
         QList<ChatMessage> conversation = state.conversation;
         conversation.append({QStringLiteral("user"), step.prompt});
@@ -189,9 +188,9 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
         clock.start();
         auto reply = m_source.reply(conversation, step.idx, cancel);
         if (!reply && reply.error().code == ErrorCode::Cancelled)
-            return finish(run, state, QStringLiteral("cancelled"), QStringLiteral("cancelled on request"));
+            return finish(run, state, RunState::Cancelled, QStringLiteral("cancelled on request"));
         if (!reply && reply.error().code != ErrorCode::Unsupported)
-            return finish(run, state, QStringLiteral("failed"),
+            return finish(run, state, RunState::Failed,
                           QStringLiteral("step %1: no reply: %2").arg(step.idx + 1).arg(reply.error().message));
         if (reply) {
             step.tokensIn = reply->tokensIn;
@@ -225,7 +224,7 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
         auto recorded = trajectories.recordStep(run, step, verdict, best, actor);
         if (!recorded)
             return finish(
-                run, state, QStringLiteral("failed"),
+                run, state, RunState::Failed,
                 QStringLiteral("step %1 could not be stored: %2").arg(step.idx + 1).arg(recorded.error().message));
         if (best)
             after.bestStepId = recorded->id;
@@ -234,7 +233,7 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
         if (onStep)
             onStep(run, recorded.value());
         if (verdict && verdict->status == VerdictStatus::SystemError)
-            return finish(run, state, QStringLiteral("failed"),
+            return finish(run, state, RunState::Failed,
                           QStringLiteral("the verifier failed on step %1: %2").arg(step.idx + 1).arg(verdict->summary));
     }
 }

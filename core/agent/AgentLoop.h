@@ -51,7 +51,7 @@ private:
     Result<QString> systemPrompt() const;
     Result<TrajectoryStep> prompt(const LoopState& state, const std::optional<Verdict>& last) const;
     void takeReply(TrajectoryStep& step, const QString& reply, const LoopState& state) const;
-    Result<AgentRun> finish(AgentRun run, const LoopState& state, const QString& runState, const QString& why);
+    Result<AgentRun> finish(AgentRun run, const LoopState& state, RunState runState, const QString& why);
 
     store::Database& m_db;
     ReplySource& m_source;

@@ -151,7 +151,7 @@ AgentOutcome AgentRunner::runOne(const AgentJob& job)
     if (!source) {
         outcome.error = source.error().message;
         if (resumed)
-            (void)trajectories.finishRun(resumed->id, QStringLiteral("failed"), outcome.error, resumed->totals);
+            (void)trajectories.finishRun(resumed->id, RunState::Failed, outcome.error, resumed->totals);
         return outcome;
     }
     AgentLoop loop(
@@ -184,7 +184,7 @@ AgentOutcome AgentRunner::runOne(const AgentJob& job)
     if (!ended) {
         outcome.error = ended.error().message;
         qCWarning(lcAgent).noquote() << "agent run" << run.id << ":" << m_base.secrets.scrub(outcome.error);
-        (void)trajectories.finishRun(run.id, QStringLiteral("failed"), outcome.error, run.totals);
+        (void)trajectories.finishRun(run.id, RunState::Failed, outcome.error, run.totals);
         auto again = trajectories.run(run.id);
         if (again && again.value())
             outcome.run = *again.value();

@@ -18,21 +18,18 @@ AgentBudget AgentBudget::fromVariant(const QVariantMap& m)
 
 QVariantMap AgentBudgets::toVariant() const
 {
-    return {{QStringLiteral("run"), run.toVariant()},
-            {stageImplement(), implement.toVariant()},
-            {stageRepair(), repair.toVariant()},
-            {stageOptimise(), optimise.toVariant()},
-            {QStringLiteral("target_speedup"), targetSpeedup},
-            {QStringLiteral("plateau"), plateau}};
+    return {{QStringLiteral("run"), run.toVariant()},          {toString(Stage::Implement), implement.toVariant()},
+            {toString(Stage::Repair), repair.toVariant()},     {toString(Stage::Optimise), optimise.toVariant()},
+            {QStringLiteral("target_speedup"), targetSpeedup}, {QStringLiteral("plateau"), plateau}};
 }
 
 AgentBudgets AgentBudgets::fromVariant(const QVariantMap& m)
 {
     AgentBudgets b;
     b.run = AgentBudget::fromVariant(m.value(QStringLiteral("run")).toMap());
-    b.implement = AgentBudget::fromVariant(m.value(stageImplement()).toMap());
-    b.repair = AgentBudget::fromVariant(m.value(stageRepair()).toMap());
-    b.optimise = AgentBudget::fromVariant(m.value(stageOptimise()).toMap());
+    b.implement = AgentBudget::fromVariant(m.value(toString(Stage::Implement)).toMap());
+    b.repair = AgentBudget::fromVariant(m.value(toString(Stage::Repair)).toMap());
+    b.optimise = AgentBudget::fromVariant(m.value(toString(Stage::Optimise)).toMap());
     b.targetSpeedup = m.value(QStringLiteral("target_speedup")).toDouble();
     b.plateau = m.value(QStringLiteral("plateau"), 3).toInt();
     return b;
@@ -73,7 +70,7 @@ bool advance(LoopState& s, const TrajectoryStep& step)
             s.bestStepId = step.id;
         }
     }
-    if (step.stage == stageOptimise())
+    if (step.stage == Stage::Optimise)
         s.sinceImprovement = best ? 0 : s.sinceImprovement + 1;
     return best;
 }
@@ -88,11 +85,11 @@ LoopState replay(const QList<TrajectoryStep>& steps, const QString& system)
     return s;
 }
 
-QString nextStage(const LoopState& s)
+Stage nextStage(const LoopState& s)
 {
     if (!s.verified)
-        return stageImplement();
-    return s.passed ? stageOptimise() : stageRepair();
+        return Stage::Implement;
+    return s.passed ? Stage::Optimise : Stage::Repair;
 }
 
 namespace {
@@ -120,10 +117,10 @@ QString stopReason(const LoopState& s, const AgentBudgets& b)
     if (QString r = spentReason(b.run, run, s.tokensIn + s.tokensOut, s.elapsedMs / 60000.0, QStringLiteral("run"));
         !r.isEmpty())
         return r;
-    const QString stage = nextStage(s);
-    const AgentBudget& limit = stage == stageImplement() ? b.implement : stage == stageRepair() ? b.repair : b.optimise;
+    const Stage stage = nextStage(s);
+    const AgentBudget& limit = stage == Stage::Implement ? b.implement : stage == Stage::Repair ? b.repair : b.optimise;
     const AgentBudget used = s.spent.value(stage);
-    return spentReason(limit, used, used.tokens, used.minutes, stage);
+    return spentReason(limit, used, used.tokens, used.minutes, toString(stage));
 }
 
 QVariantMap totalsOf(const LoopState& s)

@@ -5,7 +5,7 @@
 #include "agent/ChatTypes.h"
 #include "model/Trajectory.h"
 
-#include <QHash>
+#include <QMap>
 
 namespace km {
 
@@ -33,7 +33,7 @@ struct LoopState {
     qint64 tokensIn = 0;
     qint64 tokensOut = 0;
     qint64 elapsedMs = 0;
-    QHash<QString, AgentBudget> spent;  // per stage: turns, tokens, minutes used
+    QMap<Stage, AgentBudget> spent;  // per stage: turns, tokens, minutes used
     QString lastCode;
     qint64 lastVerdictId = 0;  // the last step's verdict; 0 when it had none
     QString lastError;         // the last step's error (no usable code); empty when it had code
@@ -49,7 +49,7 @@ LoopState replay(const QList<TrajectoryStep>& steps, const QString& system = {})
 // Adds one completed step to the state; returns true when it is the run's new best.
 bool advance(LoopState& state, const TrajectoryStep& step);
 // implement (no verdict yet), repair (nothing passed yet), optimise.
-QString nextStage(const LoopState& state);
+Stage nextStage(const LoopState& state);
 // Why the run should stop before its next step; empty: go on.
 QString stopReason(const LoopState& state, const AgentBudgets& budgets);
 // {turns, tokens_in, tokens_out, elapsed_ms, passed, best_speedup, best_step_id}

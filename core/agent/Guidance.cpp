@@ -2,6 +2,7 @@
 
 #include "agent/FrontMatter.h"
 #include "model/Task.h"
+#include "model/Trajectory.h"
 #include "model/Verdict.h"
 #include "util/Logging.h"
 #include "util/Resources.h"
@@ -60,7 +61,7 @@ Status validate(const GuidanceNote& n, const FrontMatter& fm)
 
 const QStringList& GuidanceLibrary::stageNames()
 {
-    static const QStringList s{QStringLiteral("implement"), QStringLiteral("repair"), QStringLiteral("optimise")};
+    static const QStringList s = km::stageNames();  // the run stages (model/Trajectory), one list
     return s;
 }
 

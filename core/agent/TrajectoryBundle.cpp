@@ -2,8 +2,8 @@
 #include "agent/TrajectoryBundle.h"
 
 #include "model/ScrubbedValues.h"
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 #include <QCryptographicHash>
 
@@ -61,7 +61,7 @@ QVariantMap stepVariant(const BundledStep& b)
 {
     const TrajectoryStep& s = b.step;
     return {{QStringLiteral("idx"), s.idx},
-            {QStringLiteral("stage"), s.stage},
+            {QStringLiteral("stage"), toString(s.stage)},
             {QStringLiteral("template"), s.templateName},
             {QStringLiteral("messages"), s.messages},
             {QStringLiteral("prompt"), s.prompt},
@@ -96,8 +96,8 @@ QVariantMap runVariant(const BundledRun& b)
         {QStringLiteral("settings"), withoutSecrets(r.settings)},
         {QStringLiteral("budgets"), withoutSecrets(r.budgets)},
         {QStringLiteral("totals"), withoutSecrets(r.totals)},
-        {QStringLiteral("state"), r.state},
-        {QStringLiteral("stage"), r.stage},
+        {QStringLiteral("state"), toString(r.state)},
+        {QStringLiteral("stage"), toString(r.stage)},
         {QStringLiteral("error"), r.error},
         {QStringLiteral("started_at"), timeOrNull(r.startedAt)},
         {QStringLiteral("ended_at"), timeOrNull(r.endedAt)},

@@ -1,9 +1,9 @@
 // Trajectory bundles: the reader. Every check names where it failed, as a JSON path ("runs[2].steps[0]: ...").
 #include "agent/TrajectoryBundle.h"
 
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
 #include "util/JsonFields.h"
-#include "verify/VerdictJson.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -12,9 +12,6 @@ namespace km {
 
 namespace {
 const QStringList kKinds{QStringLiteral("llm"), QStringLiteral("manual")};
-const QStringList kStates{QStringLiteral("running"), QStringLiteral("completed"), QStringLiteral("interrupted"),
-                          QStringLiteral("cancelled"), QStringLiteral("failed")};
-const QStringList kStages{stageImplement(), stageRepair(), stageOptimise()};
 
 using json::Fields;
 
@@ -33,7 +30,7 @@ Result<BundledStep> readStep(const QVariantMap& m, const QString& where)
     if (!idx || *idx < 0 || *idx > 1000000)
         f.fail(QStringLiteral("idx is missing or not an index (0, 1, ...)"));
     s.idx = int(idx.value_or(0));
-    s.stage = f.oneOf(QStringLiteral("stage"), kStages, {});
+    s.stage = stageFromString(f.oneOf(QStringLiteral("stage"), stageNames(), {})).value_or(Stage::Implement);
     s.templateName = f.text(QStringLiteral("template"));
     s.messages = f.list(QStringLiteral("messages"), true);
     s.prompt = f.text(QStringLiteral("prompt"));
@@ -87,8 +84,10 @@ Result<BundledRun> readRun(const QVariantMap& m, const QString& where)
     r.settings = withoutSecrets(f.object(QStringLiteral("settings")));
     r.budgets = withoutSecrets(f.object(QStringLiteral("budgets")));
     r.totals = withoutSecrets(f.object(QStringLiteral("totals")));
-    r.state = f.oneOf(QStringLiteral("state"), kStates, {});
-    r.stage = f.oneOf(QStringLiteral("stage"), kStages, stageImplement());
+    // A text outside the names is a problem on `f`, which fails the run below: the defaults are never kept.
+    r.state = runStateFromString(f.oneOf(QStringLiteral("state"), runStateNames(), {})).value_or(RunState::Failed);
+    r.stage = stageFromString(f.oneOf(QStringLiteral("stage"), stageNames(), toString(Stage::Implement)))
+                  .value_or(Stage::Implement);
     r.error = f.text(QStringLiteral("error"));
     r.startedAt = isoTimeField(f, QStringLiteral("started_at"), true);
     r.endedAt = isoTimeField(f, QStringLiteral("ended_at"), false);

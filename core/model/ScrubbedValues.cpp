@@ -33,8 +33,8 @@ TrajectoryStep scrubbed(TrajectoryStep step, const SecretScrubber& secrets)
 {
     if (secrets.isEmpty())
         return step;
-    for (QString* s : {&step.stage, &step.templateName, &step.prompt, &step.reply, &step.code, &step.diff, &step.error,
-                       &step.status, &step.summary})
+    for (QString* s : {&step.templateName, &step.prompt, &step.reply, &step.code, &step.diff, &step.error, &step.status,
+                       &step.summary})
         *s = secrets.scrub(*s);
     step.messages = scrubbedList(step.messages, secrets);
     step.guidance = scrubbedList(step.guidance, secrets);
@@ -46,7 +46,7 @@ AgentRun scrubbed(AgentRun run, const SecretScrubber& secrets)
 {
     if (secrets.isEmpty())
         return run;
-    for (QString* s : {&run.kind, &run.model, &run.promptVersion, &run.state, &run.stage, &run.error})
+    for (QString* s : {&run.kind, &run.model, &run.promptVersion, &run.error})
         *s = secrets.scrub(*s);
     run.settings = secrets.scrub(run.settings);
     run.budgets = secrets.scrub(run.budgets);

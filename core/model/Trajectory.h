@@ -1,30 +1,33 @@
 #pragma once
 // Agent runs and their steps as values: what the agent loop records and `kmosaic agent show` reads back
-// (docs/store.md, schema v6). Pure data, any thread.
+// (docs/store.md, schema v6). Pure data, any thread; the one mapping of run states and stages to their text.
 
 #include "model/Verdict.h"
 
 #include <QDateTime>
 #include <QString>
+#include <QStringList>
 #include <QVariantList>
 #include <QVariantMap>
 #include <optional>
 
 namespace km {
 
-// Stages of a run, in the order the loop goes through them.
-inline QString stageImplement()
-{
-    return QStringLiteral("implement");
-}
-inline QString stageRepair()
-{
-    return QStringLiteral("repair");
-}
-inline QString stageOptimise()
-{
-    return QStringLiteral("optimise");
-}
+// Where a run stands. The store's `runs.state` column and the bundle format keep these as text (toString).
+enum class RunState { Running, Completed, Interrupted, Cancelled, Failed };
+// Stages of a run, in the order the loop goes through them; text in the store, bundles and budgets.
+enum class Stage { Implement, Repair, Optimise };
+
+// "running", "completed", "interrupted", "cancelled", "failed"
+QString toString(RunState s);
+// "implement", "repair", "optimise"
+QString toString(Stage s);
+// nullopt for a text that names none (a damaged store row or bundle: the reader says so).
+std::optional<RunState> runStateFromString(const QString& text);
+std::optional<Stage> stageFromString(const QString& text);
+// Every name, in the enums' order: for messages and format checks that list them.
+QStringList runStateNames();
+QStringList stageNames();
 
 // One agent run on one task: how it was configured and where it stands.
 struct AgentRun {
@@ -36,10 +39,10 @@ struct AgentRun {
     QVariantMap settings;   // sampling, provider (never a key), reply source, verify options, versions
     QVariantMap budgets;    // {run: {turns, tokens, minutes}, implement/repair/optimise: {...}, target_speedup...}
     QVariantMap totals;     // {turns, tokens_in, tokens_out, elapsed_ms, best_speedup, passed, stop_reason}
-    QString state = QStringLiteral("running");  // running, completed, interrupted, cancelled, failed
-    QString stage = stageImplement();           // the stage of the next step
-    QString owner;                              // pid@host of the process running it
-    QString error;                              // why it failed, one line
+    RunState state = RunState::Running;
+    Stage stage = Stage::Implement;  // the stage of the next step
+    QString owner;                   // pid@host of the process running it
+    QString error;                   // why it failed, one line
     bool cancelRequested = false;
     qint64 bestStepId = 0;  // 0: no step passed yet
     QDateTime startedAt;
@@ -51,7 +54,7 @@ struct TrajectoryStep {
     qint64 id = 0;
     qint64 runId = 0;
     int idx = 0;  // 0-based within the run
-    QString stage;
+    Stage stage = Stage::Implement;
     QString templateName;   // the prompt template used (implement, repair, optimise, no_code)
     QVariantList messages;  // [{role, content}] this step added to the conversation (system first on step 0)
     QString prompt;         // the user message sent

@@ -1,6 +1,7 @@
 #include "store/Database.h"
 
 #include "store/Migrations.h"
+#include "store/Row.h"
 #include "store/StoreErrors.h"
 #include "store/StoreFile.h"
 #include "util/Logging.h"
@@ -133,9 +134,10 @@ Result<std::unique_ptr<Database>> Database::open(const QString& path, int target
         openFiles().count[*self->m_fileKey] += 1;
     openLock.unlock();
     // Before configure(): switching a newer release's file to WAL would already rewrite its header.
-    if (QSqlQuery v(self->connection());
-        v.exec(QStringLiteral("PRAGMA user_version")) && v.next() && v.value(0).toInt() > latestSchemaVersion())
-        return newerSchemaError(self->m_path, v.value(0).toInt());
+    if (QSqlQuery v(self->connection()); v.exec(QStringLiteral("PRAGMA user_version")) && v.next()) {
+        if (const int version = int(Row(v).integer("user_version")); version > latestSchemaVersion())
+            return newerSchemaError(self->m_path, version);
+    }
     if (Status s = self->configure(); !s)
         return s.error();
     const int target = targetVersion <= 0 ? latestSchemaVersion() : targetVersion;
@@ -190,7 +192,7 @@ Status Database::configure()
         return makeError(ErrorCode::Database,
                          QStringLiteral("%1 is not a KernelMosaic store: %2").arg(m_path, error.databaseText()), sql);
     }
-    if (!q.next() || q.value(0).toString().toLower() != QLatin1String("wal"))
+    if (!q.next() || Row(q).text("journal_mode").toLower() != QLatin1String("wal"))
         return makeError(ErrorCode::Database, QStringLiteral("could not switch %1 to WAL mode").arg(m_path));
     return execAll(pragmas);
 }
@@ -201,7 +203,7 @@ int Database::schemaVersion()
     if (!q || !q.value().isActive())
         return -1;
     QSqlQuery query = std::move(q).value();
-    return query.next() ? query.value(0).toInt() : -1;
+    return query.next() ? int(Row(query).integer("user_version")) : -1;
 }
 
 Status Database::migrate(int targetVersion)
@@ -237,7 +239,7 @@ Status Database::stamp()
     // A store of a release before the mark gets it on its first open for writing (new stores get it in migration 1).
     const auto marked = [this] {
         auto q = exec(QStringLiteral("PRAGMA application_id"));
-        return q && q.value().next() && q.value().value(0).toInt() == kApplicationId;
+        return q && q.value().next() && Row(q.value()).integer("application_id") == kApplicationId;
     };
     if (marked())
         return {};

@@ -82,4 +82,11 @@ Error storeError(const QString& path, const QString& what, const QSqlError& erro
     }
 }
 
+Error damagedRow(const QString& what, qint64 id, const QString& reason)
+{
+    const QString message = QStringLiteral("%1 %2 in the store is damaged: %3").arg(what).arg(id).arg(reason);
+    qCWarning(lcStore).noquote() << message;
+    return makeError(ErrorCode::Database, message);
+}
+
 }  // namespace km::store

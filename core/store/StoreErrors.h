@@ -19,4 +19,7 @@ bool isFileCondition(const QSqlError& error);
 // ("SQL failed"). Logs it once (kmosaic.store).
 Error storeError(const QString& path, const QString& what, const QSqlError& error, const QString& sql = {});
 
+// A row that the schema should have kept from being written: "WHAT ID in the store is damaged: REASON". Logs it.
+Error damagedRow(const QString& what, qint64 id, const QString& reason);
+
 }  // namespace km::store

@@ -1,6 +1,7 @@
 #include "store/StoreFile.h"
 
 #include "store/Migrations.h"
+#include "store/Row.h"
 #include "store/StoreErrors.h"
 
 #include <QAtomicInt>
@@ -41,18 +42,24 @@ Result<Schema> querySchema(const QSqlDatabase& db, const QString& path)
     };
     Schema s;
     for (auto [pragma, target] :
-         {std::pair{"PRAGMA application_id", &s.applicationId}, std::pair{"PRAGMA user_version", &s.userVersion}}) {
-        if (!q.exec(QLatin1String(pragma)) || !q.next())
+         {std::pair{"application_id", &s.applicationId}, std::pair{"user_version", &s.userVersion}}) {
+        if (!q.exec(QStringLiteral("PRAGMA ") + QLatin1String(pragma)) || !q.next())
             return failed();
-        *target = q.value(0).toInt();
+        Row value(q);  // a PRAGMA's one column is named after it
+        *target = int(value.integer(pragma));
+        if (Status st = value.status(); !st)
+            return st.error();
     }
     if (!q.exec(QStringLiteral("SELECT type, name FROM sqlite_master WHERE name NOT GLOB 'sqlite_*' ORDER BY name")))
         return failed();
+    Row row(q);
     while (q.next()) {
         s.empty = false;
-        if (q.value(0).toString() == QLatin1String("table") || q.value(0).toString() == QLatin1String("view"))
-            s.tables.append(q.value(1).toString());
+        if (const QString type = row.text("type"); type == QLatin1String("table") || type == QLatin1String("view"))
+            s.tables.append(row.text("name"));
     }
+    if (Status st = row.status(); !st)
+        return st.error();
     return s;
 }
 

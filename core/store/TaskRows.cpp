@@ -96,36 +96,38 @@ QString selectTaskSql()
     return QStringLiteral("SELECT %1 FROM tasks").arg(cols.join(QLatin1Char(',')));
 }
 
-Task taskFromRow(const QSqlQuery& q)
+Result<Task> taskFromRow(Row& row)
 {
     // The row was written by contentBindings(); reuse the variant decoder so both formats agree on types.
     QVariantMap m;
-    m.insert(QStringLiteral("id"), q.value(0).toString());
-    m.insert(QStringLiteral("title"), q.value(1).toString());
-    m.insert(QStringLiteral("level"), q.value(2).toLongLong());
-    m.insert(QStringLiteral("source"), json::parse(q.value(3).toByteArray(), nullptr).value_or(QVariantMap()));
-    m.insert(QStringLiteral("dtype"), q.value(4).toString());
-    m.insert(QStringLiteral("shown"), stringsVariant(PresentationSet(q.value(5).toInt()).names()));
-    const QVariant ops = json::parse(q.value(6).toByteArray(), nullptr).value_or(QVariantList());
+    m.insert(QStringLiteral("id"), row.text("id"));
+    m.insert(QStringLiteral("title"), row.text("title"));
+    m.insert(QStringLiteral("level"), row.integer("level"));
+    m.insert(QStringLiteral("source"), json::parse(row.value("source").toByteArray(), nullptr).value_or(QVariantMap()));
+    m.insert(QStringLiteral("dtype"), row.text("dtype"));
+    m.insert(QStringLiteral("shown"), stringsVariant(PresentationSet(int(row.integer("shown"))).names()));
+    const QVariant ops = json::parse(row.value("forbidden_ops").toByteArray(), nullptr).value_or(QVariantList());
     if (!ops.toList().isEmpty())
         m.insert(QStringLiteral("forbidden_ops"), ops);
-    if (!q.value(7).isNull())
-        m.insert(QStringLiteral("tolerance"), QVariantMap{{QStringLiteral("atol"), q.value(7).toDouble()},
-                                                          {QStringLiteral("rtol"), q.value(8).toDouble()}});
+    if (!row.isNull("atol"))
+        m.insert(QStringLiteral("tolerance"), QVariantMap{{QStringLiteral("atol"), row.value("atol").toDouble()},
+                                                          {QStringLiteral("rtol"), row.value("rtol").toDouble()}});
     QVariantMap formulas;
-    if (!q.value(9).toString().isEmpty())
-        formulas.insert(QStringLiteral("flops"), q.value(9).toString());
-    if (!q.value(10).toString().isEmpty())
-        formulas.insert(QStringLiteral("bytes"), q.value(10).toString());
+    if (const QString flops = row.text("flops_formula"); !flops.isEmpty())
+        formulas.insert(QStringLiteral("flops"), flops);
+    if (const QString bytes = row.text("bytes_formula"); !bytes.isEmpty())
+        formulas.insert(QStringLiteral("bytes"), bytes);
     if (!formulas.isEmpty())
         m.insert(QStringLiteral("formulas"), formulas);
-    const QVariant configs = json::parse(q.value(11).toByteArray(), nullptr).value_or(QVariantList());
+    const QVariant configs = json::parse(row.value("configs").toByteArray(), nullptr).value_or(QVariantList());
     if (!configs.toList().isEmpty())
         m.insert(QStringLiteral("configs"), configs);
-    m.insert(QStringLiteral("description"), q.value(12).toString());
-    m.insert(QStringLiteral("reference"), q.value(13).toString());
-    m.insert(QStringLiteral("spec"), q.value(14).toString());
-    m.insert(QStringLiteral("status"), q.value(16).toString());
+    m.insert(QStringLiteral("description"), row.text("description"));
+    m.insert(QStringLiteral("reference"), row.text("reference"));
+    m.insert(QStringLiteral("spec"), row.text("spec"));
+    m.insert(QStringLiteral("status"), row.text("status"));
+    if (Status st = row.status(); !st)
+        return st.error();
     auto t = taskFromVariant(m);
     return t ? t.value() : Task{};
 }
@@ -189,11 +191,13 @@ QString summarySql(const TaskFilter& f, QVariantList* b)
     bool ranked = false;
     const QString from = filterSql(f, b, &ranked);
     return QStringLiteral(
-               "SELECT t.id, t.title, t.level, t.shown, t.status, t.updated_at,"
-               " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2),"
+               "SELECT t.id AS id, t.title AS title, t.level AS level, t.shown AS shown, t.status AS status,"
+               " t.updated_at AS updated_at,"
+               " (trim(t.description) <> '') | ((trim(t.reference) <> '') << 1) | ((trim(t.spec) <> '') << 2)"
+               " AS present,"
                " (SELECT group_concat(category, char(31)) FROM"
-               "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)),"
-               " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1)") +
+               "   (SELECT category FROM task_categories c WHERE c.task_id = t.id ORDER BY position)) AS categories,"
+               " (SELECT reviewer FROM reviews r WHERE r.task_id = t.id ORDER BY r.id DESC LIMIT 1) AS last_reviewer") +
            from + (ranked ? QStringLiteral(" ORDER BY tasks_fts.rank, t.id") : QStringLiteral(" ORDER BY t.id")) +
            limitSql(f);
 }
@@ -201,23 +205,26 @@ QString summarySql(const TaskFilter& f, QVariantList* b)
 QString idsSql(const TaskFilter& f, QVariantList* b)
 {
     bool ranked = false;
-    return QStringLiteral("SELECT t.id") + filterSql(f, b, &ranked) + QStringLiteral(" ORDER BY t.id") + limitSql(f);
+    return QStringLiteral("SELECT t.id AS id") + filterSql(f, b, &ranked) + QStringLiteral(" ORDER BY t.id") +
+           limitSql(f);
 }
 
-TaskSummary summaryFromRow(const QSqlQuery& q)
+Result<TaskSummary> summaryFromRow(Row& row)
 {
     TaskSummary s;
-    s.id = q.value(0).toString();
-    s.title = q.value(1).toString();
-    s.level = q.value(2).toInt();
-    s.shown = PresentationSet(q.value(3).toInt());
-    s.status = reviewStatusFromString(q.value(4).toString()).value_or(ReviewStatus::Draft);
-    s.updatedAt = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
-    s.present = PresentationSet(q.value(6).toInt());
-    const QString cats = q.value(7).toString();
+    s.id = row.text("id");
+    s.title = row.text("title");
+    s.level = int(row.integer("level"));
+    s.shown = PresentationSet(int(row.integer("shown")));
+    s.status = reviewStatusFromString(row.text("status")).value_or(ReviewStatus::Draft);
+    s.updatedAt = QDateTime::fromString(row.text("updated_at"), Qt::ISODateWithMs);
+    s.present = PresentationSet(int(row.integer("present")));
+    const QString cats = row.text("categories");
     if (!cats.isEmpty())
         s.categories = cats.split(QChar(31));
-    s.lastReviewer = q.value(8).toString();
+    s.lastReviewer = row.text("last_reviewer");
+    if (Status st = row.status(); !st)
+        return st.error();
     return s;
 }
 

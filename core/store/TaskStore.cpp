@@ -1,6 +1,6 @@
 #include "store/TaskStore.h"
 
-#include "curate/TaskValidator.h"
+#include "model/TaskChecks.h"
 #include "model/TaskVariant.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
@@ -150,7 +150,11 @@ Result<std::optional<Task>> TaskStore::task(const QString& id)
     QSqlQuery query = std::move(q).value();
     if (!query.next())
         return std::optional<Task>();
-    Task t = store::taskFromRow(query);
+    store::Row row(query);
+    auto read = store::taskFromRow(row);
+    if (!read)
+        return read.error();
+    Task t = std::move(read).value();
     for (const auto& [table, column, target] :
          {std::tuple{"task_categories", "category", &t.categories}, std::tuple{"task_tags", "tag", &t.tags}}) {
         auto lq = m_db->exec(QStringLiteral("SELECT %1 FROM %2 WHERE task_id = ? ORDER BY position")
@@ -159,8 +163,11 @@ Result<std::optional<Task>> TaskStore::task(const QString& id)
         if (!lq)
             return lq.error();
         QSqlQuery l = std::move(lq).value();
+        store::Row item(l);
         while (l.next())
-            target->append(l.value(0).toString());
+            target->append(item.text(column));
+        if (Status st = item.status(); !st)
+            return st.error();
     }
     return std::optional<Task>(std::move(t));
 }
@@ -172,11 +179,7 @@ Result<QList<TaskSummary>> TaskStore::summaries(const TaskFilter& filter)
     auto q = m_db->exec(sql, bindings);
     if (!q)
         return q.error();
-    QSqlQuery query = std::move(q).value();
-    QList<TaskSummary> out;
-    while (query.next())
-        out.append(store::summaryFromRow(query));
-    return out;
+    return store::readRows<TaskSummary>(q.value(), store::summaryFromRow);
 }
 
 Result<QStringList> TaskStore::matchingIds(const TaskFilter& filter)
@@ -186,9 +189,12 @@ Result<QStringList> TaskStore::matchingIds(const TaskFilter& filter)
     if (!q)
         return q.error();
     QSqlQuery query = std::move(q).value();
+    store::Row row(query);
     QStringList out;
     while (query.next())
-        out.append(query.value(0).toString());
+        out.append(row.text("id"));
+    if (Status st = row.status(); !st)
+        return st.error();
     return out;
 }
 
@@ -211,11 +217,12 @@ Result<QList<Task>> TaskStore::tasks(const TaskFilter& filter)
 
 Result<int> TaskStore::count()
 {
-    auto q = m_db->exec(QStringLiteral("SELECT count(*) FROM tasks"));
+    auto q = m_db->exec(QStringLiteral("SELECT count(*) AS tasks FROM tasks"));
     if (!q)
         return q.error();
     QSqlQuery query = std::move(q).value();
-    return query.next() ? query.value(0).toInt() : 0;
+    store::Row row(query);
+    return query.next() ? int(row.integer("tasks")) : 0;
 }
 
 Result<ReviewRecord> TaskStore::review(const QString& taskId, ReviewStatus to, const QString& reviewer,
@@ -236,7 +243,10 @@ Result<ReviewRecord> TaskStore::review(const QString& taskId, ReviewStatus to, c
     r.taskId = taskId;
     r.reviewer = reviewer;
     r.at = QDateTime::currentDateTimeUtc();
-    r.from = reviewStatusFromString(statusQuery.value(0).toString()).value_or(ReviewStatus::Draft);
+    store::Row statusRow(statusQuery);
+    r.from = reviewStatusFromString(statusRow.text("status")).value_or(ReviewStatus::Draft);
+    if (Status st = statusRow.status(); !st)
+        return st.error();
     r.to = to;
     r.reason = reason;
     r.comment = comment;
@@ -271,19 +281,22 @@ Result<QList<ReviewRecord>> TaskStore::reviews(const QString& taskId)
     if (!q)
         return q.error();
     QSqlQuery query = std::move(q).value();
+    store::Row row(query);
     QList<ReviewRecord> out;
     while (query.next()) {
         ReviewRecord r;
-        r.id = query.value(0).toLongLong();
-        r.taskId = query.value(1).toString();
-        r.reviewer = query.value(2).toString();
-        r.at = QDateTime::fromString(query.value(3).toString(), Qt::ISODateWithMs);
-        r.from = reviewStatusFromString(query.value(4).toString()).value_or(ReviewStatus::Draft);
-        r.to = reviewStatusFromString(query.value(5).toString()).value_or(ReviewStatus::Draft);
-        r.reason = query.value(6).toString();
-        r.comment = query.value(7).toString();
+        r.id = row.integer("id");
+        r.taskId = row.text("task_id");
+        r.reviewer = row.text("reviewer");
+        r.at = QDateTime::fromString(row.text("at"), Qt::ISODateWithMs);
+        r.from = reviewStatusFromString(row.text("from_status")).value_or(ReviewStatus::Draft);
+        r.to = reviewStatusFromString(row.text("to_status")).value_or(ReviewStatus::Draft);
+        r.reason = row.text("reason");
+        r.comment = row.text("comment");
         out.append(r);
     }
+    if (Status st = row.status(); !st)
+        return st.error();
     return out;
 }
 
@@ -299,19 +312,22 @@ Result<QList<AuditEntry>> TaskStore::audit(const QString& entity, const QString&
     if (!q)
         return q.error();
     QSqlQuery query = std::move(q).value();
+    store::Row row(query);
     QList<AuditEntry> out;
     while (query.next()) {
         AuditEntry e;
-        e.id = query.value(0).toLongLong();
-        e.at = QDateTime::fromString(query.value(1).toString(), Qt::ISODateWithMs);
-        e.actor = query.value(2).toString();
-        e.entity = query.value(3).toString();
-        e.entityId = query.value(4).toString();
-        e.action = query.value(5).toString();
-        e.reason = query.value(6).toString();
-        e.detail = json::parse(query.value(7).toByteArray(), nullptr).value_or(QVariant()).toMap();
+        e.id = row.integer("id");
+        e.at = QDateTime::fromString(row.text("at"), Qt::ISODateWithMs);
+        e.actor = row.text("actor");
+        e.entity = row.text("entity");
+        e.entityId = row.text("entity_id");
+        e.action = row.text("action");
+        e.reason = row.text("reason");
+        e.detail = json::parse(row.value("detail").toByteArray(), nullptr).value_or(QVariant()).toMap();
         out.append(e);
     }
+    if (Status st = row.status(); !st)
+        return st.error();
     return out;
 }
 

@@ -1,12 +1,15 @@
 // TrajectoryStore: runs read out for a trajectory bundle, and bundled runs stored back, one transaction per run.
 #include "model/ScrubbedValues.h"
+#include "model/VerdictCodec.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
+#include "store/Row.h"
 #include "store/TrajectoryStore.h"
-#include "store/VerdictStore.h"
+#include "store/rows/SolutionRows.h"
+#include "store/rows/StepRows.h"
+#include "store/rows/VerdictRows.h"
 #include "util/Json.h"
 #include "util/Logging.h"
-#include "verify/VerdictJson.h"
 
 #include <QSqlQuery>
 #include <algorithm>
@@ -67,7 +70,6 @@ Result<QList<BundledRun>> TrajectoryStore::bundledRuns(const RunSelection& which
         selected = std::move(all).value();
         std::reverse(selected.begin(), selected.end());  // oldest first
     }
-    VerdictStore verdicts(m_db);
     QList<BundledRun> out;
     for (const AgentRun& r : selected) {
         BundledRun b;
@@ -76,15 +78,18 @@ Result<QList<BundledRun>> TrajectoryStore::bundledRuns(const RunSelection& which
         auto title = m_db.exec(QStringLiteral("SELECT title FROM tasks WHERE id = ?"), {r.taskId});
         if (!title)
             return title.error();
+        store::Row titleRow(title.value());
         if (title.value().next())
-            b.taskTitle = title.value().value(0).toString();
+            b.taskTitle = titleRow.text("title");
+        if (Status st = titleRow.status(); !st)
+            return st.error();
         auto steps = this->steps(r.id);
         if (!steps)
             return steps.error();
         for (const TrajectoryStep& s : steps.value()) {
             BundledStep bs{s, std::nullopt};
             if (s.verdictId) {
-                auto v = verdicts.verdict(s.verdictId);
+                auto v = store::readVerdict(m_db, s.verdictId);
                 if (!v)
                     return v.error();
                 bs.verdict = v.value();
@@ -107,15 +112,23 @@ Result<std::optional<qint64>> TrajectoryStore::alreadyImported(const BundledRun&
                               {b.origin});
     if (!byOrigin)
         return byOrigin.error();
-    if (byOrigin.value().next())
-        return std::optional<qint64>(byOrigin.value().value(0).toLongLong());
+    store::Row originRow(byOrigin.value());
+    if (byOrigin.value().next()) {
+        const qint64 id = originRow.integer("id");
+        if (Status st = originRow.status(); !st)
+            return st.error();
+        return std::optional<qint64>(id);
+    }
     auto candidates = m_db.exec(QStringLiteral("SELECT id FROM runs WHERE task_id = ? AND started_at = ? ORDER BY id"),
                                 {b.run.taskId, isoUtc(b.run.startedAt)});
     if (!candidates)
         return candidates.error();
+    store::Row candidate(candidates.value());
     QList<qint64> ids;
     while (candidates.value().next())
-        ids.append(candidates.value().value(0).toLongLong());
+        ids.append(candidate.integer("id"));
+    if (Status st = candidate.status(); !st)
+        return st.error();
     for (qint64 id : ids) {
         auto stored = steps(id);
         if (!stored)
@@ -155,15 +168,15 @@ Result<RunImport> TrajectoryStore::importRun(const BundledRun& given, const QVar
         prov.insert(QStringLiteral("imported_at"), store::nowText());
     QVariantMap settings = r.settings;
     settings.insert(kProvenance, prov);
-    const bool wasRunning = r.state == QLatin1String("running");
+    const bool wasRunning = r.state == RunState::Running;
     const QString error =
         wasRunning && r.error.isEmpty() ? QStringLiteral("it was still running when it was exported") : r.error;
     auto ins = m_db.exec(QStringLiteral("INSERT INTO runs(task_id, kind, model, prompt_version, settings, state, "
                                         "started_at, ended_at, owner, budgets, totals, stage, error, cancel_requested) "
                                         "VALUES (?,?,?,?,?,?,?,?,'',?,?,?,?,0)"),
                          {r.taskId, r.kind, r.model, r.promptVersion, jsonText(settings),
-                          wasRunning ? QStringLiteral("interrupted") : r.state, isoUtc(r.startedAt),
-                          timeOrNull(r.endedAt), jsonText(r.budgets), jsonText(r.totals), r.stage, error});
+                          toString(wasRunning ? RunState::Interrupted : r.state), isoUtc(r.startedAt),
+                          timeOrNull(r.endedAt), jsonText(r.budgets), jsonText(r.totals), toString(r.stage), error});
     if (!ins)
         return ins.error();
     const qint64 runId = ins.value().lastInsertId().toLongLong();
@@ -185,14 +198,12 @@ Result<RunImport> TrajectoryStore::importRun(const BundledRun& given, const QVar
             if (s.status.isEmpty())
                 s.status = toString(bs.verdict->status);
         }
-        auto stepId = insertStepRow(runId, s, created);
+        auto stepId = store::writeStep(m_db, runId, s, created);
         if (!stepId)
             return stepId.error();
         if (newSolution) {  // a solution stored before keeps its own step link
-            auto link = m_db.exec(QStringLiteral("UPDATE solutions SET step_id = ? WHERE id = ?"),
-                                  {stepId.value(), s.solutionId});
-            if (!link)
-                return link.error();
+            if (Status st = store::linkSolutionToStep(m_db, s.solutionId, stepId.value()); !st)
+                return st.error();
         }
         if (b.bestStepIdx && *b.bestStepIdx == s.idx)
             bestStepId = stepId.value();
@@ -210,7 +221,7 @@ Result<RunImport> TrajectoryStore::importRun(const BundledRun& given, const QVar
              {QStringLiteral("label"), label},
              {QStringLiteral("bundle_exported_at"), prov.value(QStringLiteral("bundle_exported_at"))},
              {QStringLiteral("steps"), qint64(b.steps.size())},
-             {QStringLiteral("state"), r.state}});
+             {QStringLiteral("state"), toString(r.state)}});
         !st)
         return st.error();
     if (Status st = tx.commit(); !st)

@@ -1,11 +1,14 @@
 #include "store/TrajectoryStore.h"
 
 #include "model/ScrubbedValues.h"
+#include "model/VerdictCodec.h"
 #include "store/AuditLog.h"
 #include "store/Database.h"
+#include "store/Row.h"
+#include "store/StoreErrors.h"
+#include "store/rows/StepRows.h"
 #include "util/Json.h"
 #include "util/Logging.h"
-#include "verify/VerdictJson.h"
 
 #include <QSqlQuery>
 
@@ -26,60 +29,37 @@ QDateTime timeOf(const QVariant& column)
     return column.isNull() ? QDateTime() : parseIsoUtc(column.toString()).value_or(QDateTime());
 }
 
-AgentRun runFromRow(const QSqlQuery& q)
+Result<AgentRun> runFromRow(store::Row& row)
 {
     AgentRun r;
-    r.id = q.value(0).toLongLong();
-    r.taskId = q.value(1).toString();
-    r.kind = q.value(2).toString();
-    r.model = q.value(3).toString();
-    r.promptVersion = q.value(4).toString();
-    r.settings = parsed(q.value(5)).toMap();
-    r.state = q.value(6).toString();
-    r.startedAt = timeOf(q.value(7));
-    r.endedAt = timeOf(q.value(8));
-    r.owner = q.value(9).toString();
-    r.budgets = parsed(q.value(10)).toMap();
-    r.totals = parsed(q.value(11)).toMap();
-    r.stage = q.value(12).toString();
-    r.error = q.value(13).toString();
-    r.cancelRequested = q.value(14).toInt() != 0;
-    r.bestStepId = q.value(15).toLongLong();
+    r.id = row.integer("id");
+    r.taskId = row.text("task_id");
+    r.kind = row.text("kind");
+    r.model = row.text("model");
+    r.promptVersion = row.text("prompt_version");
+    r.settings = parsed(row.value("settings")).toMap();
+    r.startedAt = timeOf(row.value("started_at"));
+    r.endedAt = timeOf(row.value("ended_at"));
+    r.owner = row.text("owner");
+    r.budgets = parsed(row.value("budgets")).toMap();
+    r.totals = parsed(row.value("totals")).toMap();
+    r.error = row.text("error");
+    r.cancelRequested = row.integer("cancel_requested") != 0;
+    r.bestStepId = row.integer("best_step_id");
+    const QString state = row.text("state");
+    const QString stage = row.text("stage");
+    if (Status st = row.status(); !st)
+        return st.error();
+    const auto knownState = runStateFromString(state);
+    if (!knownState)
+        return store::damagedRow(QStringLiteral("agent run"), r.id,
+                                 QStringLiteral("unknown run state '%1'").arg(state));
+    const auto knownStage = stageFromString(stage);
+    if (!knownStage)
+        return store::damagedRow(QStringLiteral("agent run"), r.id, QStringLiteral("unknown stage '%1'").arg(stage));
+    r.state = *knownState;
+    r.stage = *knownStage;
     return r;
-}
-
-const char* const kStepColumns = "id, run_id, idx, stage, messages, code, diff, error, tokens_in, tokens_out, "
-                                 "latency_ms, created_at, verdict_id, template, prompt, reply, guidance, usage, "
-                                 "verify_ms, solution_id, status, speedup, summary";
-
-TrajectoryStep stepFromRow(const QSqlQuery& q)
-{
-    TrajectoryStep s;
-    s.id = q.value(0).toLongLong();
-    s.runId = q.value(1).toLongLong();
-    s.idx = q.value(2).toInt();
-    s.stage = q.value(3).toString();
-    s.messages = parsed(q.value(4)).toList();
-    s.code = q.value(5).toString();
-    s.diff = q.value(6).toString();
-    s.error = q.value(7).toString();
-    s.tokensIn = q.value(8).toLongLong();
-    s.tokensOut = q.value(9).toLongLong();
-    s.latencyMs = q.value(10).toLongLong();
-    s.createdAt = timeOf(q.value(11));
-    s.verdictId = q.value(12).toLongLong();
-    s.templateName = q.value(13).toString();
-    s.prompt = q.value(14).toString();
-    s.reply = q.value(15).toString();
-    s.guidance = parsed(q.value(16)).toList();
-    s.usage = parsed(q.value(17)).toMap();
-    s.verifyMs = q.value(18).toLongLong();
-    s.solutionId = q.value(19).toLongLong();
-    s.status = q.value(20).toString();
-    if (!q.isNull(21))
-        s.speedup = q.value(21).toDouble();
-    s.summary = q.value(22).toString();
-    return s;
 }
 
 QString jsonText(const QVariant& v)
@@ -100,13 +80,14 @@ Result<AgentRun> TrajectoryStore::createRun(AgentRun given, const QString& actor
     if (!task.value().next())
         return makeError(ErrorCode::NotFound, QStringLiteral("no task with id '%1'").arg(run.taskId));
     const QString now = store::nowText();
-    run.state = QStringLiteral("running");
+    run.state = RunState::Running;
     run.owner = thisOwner();
     run.startedAt = parseIsoUtc(now).value_or(QDateTime());
-    auto ins = m_db.exec(QStringLiteral("INSERT INTO runs(task_id, kind, model, prompt_version, settings, state, "
-                                        "started_at, owner, budgets, totals, stage) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
-                         {run.taskId, run.kind, run.model, run.promptVersion, jsonText(run.settings), run.state, now,
-                          run.owner, jsonText(run.budgets), jsonText(run.totals), run.stage});
+    auto ins =
+        m_db.exec(QStringLiteral("INSERT INTO runs(task_id, kind, model, prompt_version, settings, state, "
+                                 "started_at, owner, budgets, totals, stage) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
+                  {run.taskId, run.kind, run.model, run.promptVersion, jsonText(run.settings), toString(run.state), now,
+                   run.owner, jsonText(run.budgets), jsonText(run.totals), toString(run.stage)});
     if (!ins)
         return ins.error();
     run.id = ins.value().lastInsertId().toLongLong();
@@ -120,10 +101,11 @@ Result<AgentRun> TrajectoryStore::createRun(AgentRun given, const QString& actor
     return run;
 }
 
-Status TrajectoryStore::finishRun(qint64 runId, const QString& state, const QString& error, const QVariantMap& totals)
+Status TrajectoryStore::finishRun(qint64 runId, RunState state, const QString& error, const QVariantMap& totals)
 {
-    auto q = m_db.exec(QStringLiteral("UPDATE runs SET state = ?, error = ?, totals = ?, ended_at = ? WHERE id = ?"),
-                       {state, m_secrets.scrub(error), jsonText(m_secrets.scrub(totals)), store::nowText(), runId});
+    auto q = m_db.exec(
+        QStringLiteral("UPDATE runs SET state = ?, error = ?, totals = ?, ended_at = ? WHERE id = ?"),
+        {toString(state), m_secrets.scrub(error), jsonText(m_secrets.scrub(totals)), store::nowText(), runId});
     if (!q)
         return q.error();
     return {};
@@ -131,8 +113,8 @@ Status TrajectoryStore::finishRun(qint64 runId, const QString& state, const QStr
 
 Status TrajectoryStore::requestCancel(qint64 runId)
 {
-    auto q =
-        m_db.exec(QStringLiteral("UPDATE runs SET cancel_requested = 1 WHERE id = ? AND state = 'running'"), {runId});
+    auto q = m_db.exec(QStringLiteral("UPDATE runs SET cancel_requested = 1 WHERE id = ? AND state = ?"),
+                       {runId, toString(RunState::Running)});
     if (!q)
         return q.error();
     if (q.value().numRowsAffected() == 0) {
@@ -142,7 +124,7 @@ Status TrajectoryStore::requestCancel(qint64 runId)
         if (!r.value())
             return makeError(ErrorCode::NotFound, QStringLiteral("no agent run with id %1").arg(runId));
         return makeError(ErrorCode::Conflict,
-                         QStringLiteral("agent run %1 is %2, not running").arg(runId).arg(r.value()->state));
+                         QStringLiteral("agent run %1 is %2, not running").arg(runId).arg(toString(r.value()->state)));
     }
     return {};
 }
@@ -152,24 +134,32 @@ Result<bool> TrajectoryStore::cancelRequested(qint64 runId)
     auto q = m_db.exec(QStringLiteral("SELECT cancel_requested FROM runs WHERE id = ?"), {runId});
     if (!q)
         return q.error();
-    return q.value().next() && q.value().value(0).toInt() != 0;
+    store::Row row(q.value());
+    const bool requested = q.value().next() && row.integer("cancel_requested") != 0;
+    if (Status st = row.status(); !st)
+        return st.error();
+    return requested;
 }
 
 Result<QList<qint64>> TrajectoryStore::markDeadRunsInterrupted()
 {
-    auto q = m_db.exec(QStringLiteral("SELECT id, owner FROM runs WHERE state = 'running'"));
+    const QString running = toString(RunState::Running);
+    auto q = m_db.exec(QStringLiteral("SELECT id, owner FROM runs WHERE state = ?"), {running});
     if (!q)
         return q.error();
+    store::Row row(q.value());
     QList<qint64> dead;
     while (q.value().next()) {
-        if (!ownerAlive(q.value().value(1).toString()))
-            dead.append(q.value().value(0).toLongLong());
+        if (!ownerAlive(row.text("owner")))
+            dead.append(row.integer("id"));
     }
+    if (Status st = row.status(); !st)
+        return st.error();
     for (qint64 id : dead) {
-        auto u = m_db.exec(QStringLiteral("UPDATE runs SET state = 'interrupted', ended_at = ?, error = "
+        auto u = m_db.exec(QStringLiteral("UPDATE runs SET state = ?, ended_at = ?, error = "
                                           "'the process running it ended without finishing it' "
-                                          "WHERE id = ? AND state = 'running'"),
-                           {store::nowText(), id});
+                                          "WHERE id = ? AND state = ?"),
+                           {toString(RunState::Interrupted), store::nowText(), id, running});
         if (!u)
             return u.error();
         qCInfo(lcAgent) << "agent run" << id << "was left running by a process that is gone: interrupted";
@@ -188,19 +178,19 @@ Result<AgentRun> TrajectoryStore::claimForResume(qint64 runId)
     if (!r.value())
         return makeError(ErrorCode::NotFound, QStringLiteral("no agent run with id %1").arg(runId));
     AgentRun a = *r.value();
-    if (a.state == QLatin1String("completed"))
+    if (a.state == RunState::Completed)
         return makeError(ErrorCode::Conflict,
                          QStringLiteral("agent run %1 is completed: nothing to resume").arg(runId));
-    if (a.state == QLatin1String("running") && ownerAlive(a.owner))
+    if (a.state == RunState::Running && ownerAlive(a.owner))
         return makeError(ErrorCode::Conflict,
                          QStringLiteral("agent run %1 is running in process %2").arg(runId).arg(a.owner));
-    a.state = QStringLiteral("running");
+    a.state = RunState::Running;
     a.owner = thisOwner();
     a.error.clear();
     a.cancelRequested = false;
-    auto u = m_db.exec(QStringLiteral("UPDATE runs SET state = 'running', owner = ?, error = '', cancel_requested = 0, "
+    auto u = m_db.exec(QStringLiteral("UPDATE runs SET state = ?, owner = ?, error = '', cancel_requested = 0, "
                                       "ended_at = NULL WHERE id = ?"),
-                       {a.owner, runId});
+                       {toString(a.state), a.owner, runId});
     if (!u)
         return u.error();
     if (Status st = tx.commit(); !st)
@@ -215,7 +205,11 @@ Result<std::optional<AgentRun>> TrajectoryStore::run(qint64 runId)
         return q.error();
     if (!q.value().next())
         return std::optional<AgentRun>();
-    return std::optional<AgentRun>(runFromRow(q.value()));
+    store::Row row(q.value());
+    auto r = runFromRow(row);
+    if (!r)
+        return r.error();
+    return std::optional<AgentRun>(std::move(r).value());
 }
 
 Result<QList<AgentRun>> TrajectoryStore::runs(const QString& taskId, int limit)
@@ -232,23 +226,12 @@ Result<QList<AgentRun>> TrajectoryStore::runs(const QString& taskId, int limit)
     auto q = m_db.exec(sql, b);
     if (!q)
         return q.error();
-    QList<AgentRun> out;
-    while (q.value().next())
-        out.append(runFromRow(q.value()));
-    return out;
+    return store::readRows<AgentRun>(q.value(), runFromRow);
 }
 
 Result<QList<TrajectoryStep>> TrajectoryStore::steps(qint64 runId)
 {
-    auto q = m_db.exec(QStringLiteral("SELECT %1 FROM trajectory_steps WHERE run_id = ? ORDER BY idx")
-                           .arg(QLatin1String(kStepColumns)),
-                       {runId});
-    if (!q)
-        return q.error();
-    QList<TrajectoryStep> out;
-    while (q.value().next())
-        out.append(stepFromRow(q.value()));
-    return out;
+    return store::readSteps(m_db, runId);
 }
 
 }  // namespace km

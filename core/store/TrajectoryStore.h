@@ -45,7 +45,7 @@ public:
     Result<TrajectoryStep> recordStep(const AgentRun& run, TrajectoryStep step, const std::optional<Verdict>& verdict,
                                       bool best, const QString& actor);
     // Ends a run: state (completed, cancelled, failed, interrupted), error, totals; ended_at now.
-    Status finishRun(qint64 runId, const QString& state, const QString& error, const QVariantMap& totals);
+    Status finishRun(qint64 runId, RunState state, const QString& error, const QVariantMap& totals);
     // Marks the run for cancellation; the process running it polls cancelRequested() between steps.
     // A run that is not running is refused (Conflict).
     Status requestCancel(qint64 runId);
@@ -80,7 +80,6 @@ private:
     // now).
     Result<StoredVerdict> storeSolutionAndVerdict(const QString& taskId, const QString& code, const Verdict& v,
                                                   const QString& actor, const QString& solutionTime = {});
-    Result<qint64> insertStepRow(qint64 runId, const TrajectoryStep& step, const QString& createdAt);
     Result<std::optional<qint64>> alreadyImported(const BundledRun& run);
     store::Database& m_db;
     SecretScrubber m_secrets;

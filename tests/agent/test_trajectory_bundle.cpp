@@ -2,8 +2,8 @@
 // no key of a provider leaves the store; the content id ignores store ids and follows the content.
 #include "../common/StepCompare.h"
 #include "agent/TrajectoryBundle.h"
+#include "model/VerdictCodec.h"
 #include "util/Json.h"
-#include "verify/VerdictJson.h"
 
 #include <QtTest>
 #include <functional>
@@ -18,14 +18,14 @@ QDateTime at(const char* iso)
     return parseIsoUtc(QString::fromLatin1(iso)).value();
 }
 
-BundledStep step(int idx, const QString& stage, const QString& code)
+BundledStep step(int idx, Stage stage, const QString& code)
 {
     BundledStep b;
     TrajectoryStep& s = b.step;
     s.id = 100 + idx;  // store ids: never written
     s.idx = idx;
     s.stage = stage;
-    s.templateName = idx == 0 ? QStringLiteral("no_code") : stage;
+    s.templateName = idx == 0 ? QStringLiteral("no_code") : toString(stage);
     s.prompt = QStringLiteral("prompt %1 \"quoted\"\n\tline two").arg(idx);
     s.reply = QStringLiteral("reply %1: ünïcödé, 漢字 and 🚀").arg(idx);
     s.code = code;
@@ -77,13 +77,13 @@ TrajectoryBundle sample()
         {QStringLiteral("sampling"), QVariantMap{{QStringLiteral("temperature"), 0.25}}}};
     r.run.budgets = {{QStringLiteral("run"), QVariantMap{{QStringLiteral("turns"), qint64(8)}}}};
     r.run.totals = {{QStringLiteral("turns"), qint64(3)}, {QStringLiteral("best_speedup"), 2.5}};
-    r.run.state = QStringLiteral("completed");
-    r.run.stage = stageOptimise();
+    r.run.state = RunState::Completed;
+    r.run.stage = Stage::Optimise;
     r.run.startedAt = at("2025-03-01T11:59:00.001Z");
     r.run.endedAt = at("2025-03-01T12:10:00.999Z");
     r.taskTitle = QStringLiteral("ReLU activation");
-    r.steps = {step(0, stageImplement(), {}), step(1, stageImplement(), QStringLiteral("bad\n")),
-               step(2, stageRepair(), QStringLiteral("good\n"))};
+    r.steps = {step(0, Stage::Implement, {}), step(1, Stage::Implement, QStringLiteral("bad\n")),
+               step(2, Stage::Repair, QStringLiteral("good\n"))};
     r.steps[0].step.error = QStringLiteral("no code block");
     r.steps[1].verdict = verdict(VerdictStatus::CompileError, std::nullopt);
     r.steps[1].step.status = QStringLiteral("COMPILE_ERROR");
@@ -94,9 +94,9 @@ TrajectoryBundle sample()
 
     BundledRun running;
     running.run.taskId = QStringLiteral("softmax-rows");
-    running.run.state = QStringLiteral("running");
+    running.run.state = RunState::Running;
     running.run.startedAt = at("2025-03-02T08:00:00.000Z");
-    running.steps = {step(0, stageImplement(), QStringLiteral("x\n"))};
+    running.steps = {step(0, Stage::Implement, QStringLiteral("x\n"))};
 
     TrajectoryBundle b;
     b.label = QStringLiteral("team-authored demonstration");
@@ -169,8 +169,8 @@ private Q_SLOTS:
         QCOMPARE(json::write(b.run.settings), json::write(a.run.settings));
         QCOMPARE(json::write(b.run.budgets), json::write(a.run.budgets));
         QCOMPARE(json::write(b.run.totals), json::write(a.run.totals));
-        QCOMPARE(b.run.state, a.run.state);
-        QCOMPARE(b.run.stage, a.run.stage);
+        QCOMPARE(toString(b.run.state), toString(a.run.state));
+        QCOMPARE(toString(b.run.stage), toString(a.run.stage));
         QCOMPARE(b.run.startedAt, a.run.startedAt);
         QCOMPARE(b.run.endedAt, a.run.endedAt);
         QCOMPARE(b.run.id, qint64(0));  // store ids and the owner stay behind
@@ -191,7 +191,7 @@ private Q_SLOTS:
                 QCOMPARE(json::write(verdictToVariant(*b.steps[i].verdict)),
                          json::write(verdictToVariant(*a.steps[i].verdict)));
         }
-        QCOMPARE(out->runs[1].run.state, QStringLiteral("running"));
+        QCOMPARE(toString(out->runs[1].run.state), toString(RunState::Running));
         QVERIFY(!out->runs[1].bestStepIdx);
         QCOMPARE(writeTrajectoryBundle(out.value()), bytes);  // nothing lost, nothing added
     }

@@ -5,19 +5,19 @@
 #include "../common/StepCompare.h"
 #include "../core/StoreTestSupport.h"
 #include "agent/TrajectoryBundle.h"
+#include "model/VerdictCodec.h"
 #include "store/TrajectoryStore.h"
 #include "store/VerdictStore.h"
-#include "verify/VerdictJson.h"
 
 namespace {
 const QString kLabel = QStringLiteral("team-authored demonstration");
 
-TrajectoryStep step(int idx, const QString& stage, const QString& code, const QString& error = {})
+TrajectoryStep step(int idx, Stage stage, const QString& code, const QString& error = {})
 {
     TrajectoryStep s;
     s.idx = idx;
     s.stage = stage;
-    s.templateName = code.isEmpty() ? QStringLiteral("no_code") : stage;
+    s.templateName = code.isEmpty() ? QStringLiteral("no_code") : toString(stage);
     s.prompt = QStringLiteral("prompt %1").arg(idx);
     s.reply = QStringLiteral("reply %1 ✓").arg(idx);
     s.code = code;
@@ -100,18 +100,19 @@ private Q_SLOTS:
         auto run = ts.createRun(r, "test");
         VERIFY_OK(run);
         AgentRun cur = run.value();
-        VERIFY_OK(ts.recordStep(cur, step(0, stageImplement(), {}, "no code block"), std::nullopt, false, "test"));
-        VERIFY_OK(ts.recordStep(cur, step(1, stageImplement(), "bad\n"), verdict(VerdictStatus::CompileError, {}),
+        VERIFY_OK(ts.recordStep(cur, step(0, Stage::Implement, {}, "no code block"), std::nullopt, false, "test"));
+        VERIFY_OK(ts.recordStep(cur, step(1, Stage::Implement, "bad\n"), verdict(VerdictStatus::CompileError, {}),
                                 false, "test"));
-        cur.stage = stageOptimise();
+        cur.stage = Stage::Optimise;
         VERIFY_OK(
-            ts.recordStep(cur, step(2, stageRepair(), "good\n"), verdict(VerdictStatus::Passed, 2.5), true, "test"));
-        VERIFY_OK(ts.finishRun(cur.id, "completed", {}, {{"turns", 3}, {"best_speedup", 2.5}, {"passed", true}}));
+            ts.recordStep(cur, step(2, Stage::Repair, "good\n"), verdict(VerdictStatus::Passed, 2.5), true, "test"));
+        VERIFY_OK(
+            ts.finishRun(cur.id, RunState::Completed, {}, {{"turns", 3}, {"best_speedup", 2.5}, {"passed", true}}));
         AgentRun other;
         other.taskId = "softmax-rows";
         auto running = ts.createRun(other, "test");  // stays running: this process owns it
         VERIFY_OK(running);
-        VERIFY_OK(ts.recordStep(running.value(), step(0, stageImplement(), "x\n"),
+        VERIFY_OK(ts.recordStep(running.value(), step(0, Stage::Implement, "x\n"),
                                 verdict(VerdictStatus::IncorrectNumerical, {}), false, "test"));
         m_runIds = {run->id, running->id};
     }
@@ -155,8 +156,8 @@ private Q_SLOTS:
             QVERIFY(parseIsoUtc(provenance.value("imported_at").toString()).has_value());
             QCOMPARE(json::write(c.budgets), json::write(a.budgets));
             QCOMPARE(json::write(c.totals), json::write(a.totals));
-            QCOMPARE(c.state, i == 0 ? QStringLiteral("completed") : QStringLiteral("interrupted"));
-            QCOMPARE(c.stage, a.stage);
+            QCOMPARE(toString(c.state), toString(i == 0 ? RunState::Completed : RunState::Interrupted));
+            QCOMPARE(toString(c.stage), toString(a.stage));
             QCOMPARE(c.startedAt, a.startedAt);
             QCOMPARE(c.endedAt, a.endedAt);
             QVERIFY(c.owner.isEmpty());
@@ -240,7 +241,7 @@ private Q_SLOTS:
         BundledRun broken = bundled->first();
         broken.origin = trajectoryOrigin(broken);
         broken.run.startedAt = broken.run.startedAt.addSecs(1);  // not the run stored here
-        broken.steps[2].step.stage = QStringLiteral("debug");    // the schema's CHECK refuses the last step
+        broken.steps[2].step.stage = static_cast<Stage>(99);     // no text: the schema's CHECK refuses the last step
         const QString before = counts(*m_source);
         auto r = importInto(*m_source, broken);
         QVERIFY(!r.ok());

@@ -11,12 +11,12 @@
 using namespace km::storetest;
 
 namespace {
-TrajectoryStep step(int idx, const QString& stage, const QString& code, const QString& error = {})
+TrajectoryStep step(int idx, Stage stage, const QString& code, const QString& error = {})
 {
     TrajectoryStep s;
     s.idx = idx;
     s.stage = stage;
-    s.templateName = stage;
+    s.templateName = toString(stage);
     s.prompt = QStringLiteral("prompt %1").arg(idx);
     s.reply = QStringLiteral("reply %1").arg(idx);
     s.code = code;
@@ -65,15 +65,15 @@ private Q_SLOTS:
         r.settings = {{"source", QVariantMap{{"kind", "manual"}, {"dir", "/x"}}}};
         auto run = ts.createRun(r, "test");
         VERIFY_OK(run);
-        QCOMPARE(run->state, QStringLiteral("running"));
+        QCOMPARE(toString(run->state), toString(RunState::Running));
         QCOMPARE(run->owner, TrajectoryStore::thisOwner());
 
         AgentRun cur = run.value();
-        auto s0 = ts.recordStep(cur, step(0, stageImplement(), {}, "no code block"), std::nullopt, false, "test");
+        auto s0 = ts.recordStep(cur, step(0, Stage::Implement, {}, "no code block"), std::nullopt, false, "test");
         VERIFY_OK(s0);
         QCOMPARE(s0->solutionId, qint64(0));
-        cur.stage = stageRepair();
-        auto s1 = ts.recordStep(cur, step(1, stageRepair(), "class ModelNew: pass\n"),
+        cur.stage = Stage::Repair;
+        auto s1 = ts.recordStep(cur, step(1, Stage::Repair, "class ModelNew: pass\n"),
                                 verdict(VerdictStatus::Passed, 1.5), true, "test");
         VERIFY_OK(s1);
         QVERIFY(s1->solutionId > 0);
@@ -93,7 +93,7 @@ private Q_SLOTS:
         auto stored = ts.run(run->id);
         VERIFY_OK(stored);
         QCOMPARE(stored.value()->bestStepId, s1->id);
-        QCOMPARE(stored.value()->stage, stageRepair());
+        QCOMPARE(toString(stored.value()->stage), toString(Stage::Repair));
         QCOMPARE(scalar(m_store->database(),
                         QStringLiteral("SELECT step_id FROM solutions WHERE id = %1").arg(s1->solutionId)),
                  s1->id);
@@ -111,12 +111,12 @@ private Q_SLOTS:
         r.taskId = "relu";
         auto run = ts.createRun(r, "test");
         VERIFY_OK(run);
-        VERIFY_OK(ts.recordStep(run.value(), step(0, stageImplement(), "a\n"), verdict(VerdictStatus::CompileError, {}),
+        VERIFY_OK(ts.recordStep(run.value(), step(0, Stage::Implement, "a\n"), verdict(VerdictStatus::CompileError, {}),
                                 false, "test"));
         const qint64 verdicts = scalar(m_store->database(), "SELECT COUNT(*) FROM verdicts");
         const qint64 solutions = scalar(m_store->database(), "SELECT COUNT(*) FROM solutions");
         // The same index again violates UNIQUE(run_id, idx): the new solution and verdict are rolled back with it.
-        auto again = ts.recordStep(run.value(), step(0, stageRepair(), "b\n"), verdict(VerdictStatus::Passed, 2.0),
+        auto again = ts.recordStep(run.value(), step(0, Stage::Repair, "b\n"), verdict(VerdictStatus::Passed, 2.0),
                                    true, "test");
         QVERIFY(!again.ok());
         QCOMPARE(scalar(m_store->database(), "SELECT COUNT(*) FROM verdicts"), verdicts);
@@ -143,17 +143,17 @@ private Q_SLOTS:
         auto marked = ts.markDeadRunsInterrupted();
         VERIFY_OK(marked);
         QCOMPARE(marked.value(), QList<qint64>{dead->id});
-        QCOMPARE(ts.run(dead->id).value().value().state, QStringLiteral("interrupted"));
-        QCOMPARE(ts.run(live->id).value().value().state, QStringLiteral("running"));
+        QCOMPARE(toString(ts.run(dead->id).value().value().state), toString(RunState::Interrupted));
+        QCOMPARE(toString(ts.run(live->id).value().value().state), toString(RunState::Running));
 
         // A live run cannot be claimed; an interrupted one can, once.
         QCOMPARE(ts.claimForResume(live->id).error().code, ErrorCode::Conflict);
         auto claimed = ts.claimForResume(dead->id);
         VERIFY_OK(claimed);
-        QCOMPARE(claimed->state, QStringLiteral("running"));
+        QCOMPARE(toString(claimed->state), toString(RunState::Running));
         QCOMPARE(claimed->owner, TrajectoryStore::thisOwner());
         QCOMPARE(ts.claimForResume(dead->id).error().code, ErrorCode::Conflict);
-        VERIFY_OK(ts.finishRun(dead->id, "completed", {}, {}));
+        VERIFY_OK(ts.finishRun(dead->id, RunState::Completed, {}, {}));
         QCOMPARE(ts.claimForResume(dead->id).error().code, ErrorCode::Conflict);
     }
 
@@ -167,23 +167,50 @@ private Q_SLOTS:
         QCOMPARE(ts.cancelRequested(run->id).value(), false);
         VERIFY_OK(ts.requestCancel(run->id));
         QCOMPARE(ts.cancelRequested(run->id).value(), true);
-        VERIFY_OK(ts.finishRun(run->id, "cancelled", {}, {}));
+        VERIFY_OK(ts.finishRun(run->id, RunState::Cancelled, {}, {}));
         QCOMPARE(ts.requestCancel(run->id).error().code, ErrorCode::Conflict);
         QCOMPARE(ts.requestCancel(12345).error().code, ErrorCode::NotFound);
         QCOMPARE(ts.createRun(AgentRun{}, "test").error().code, ErrorCode::NotFound);  // no task
     }
 
+    void unknownStateOrStageInTheStoreIsDamaged()
+    {
+        TrajectoryStore ts(m_store->database());
+        AgentRun r;
+        r.taskId = "relu";
+        auto run = ts.createRun(r, "test");
+        VERIFY_OK(run);
+        VERIFY_OK(ts.recordStep(run.value(), step(0, Stage::Implement, {}, "no code"), std::nullopt, false, "test"));
+        // Only another program could write these: the schema's CHECKs (where there is one) are switched off for it.
+        VERIFY_OK(m_store->database().exec("PRAGMA ignore_check_constraints = ON"));
+        VERIFY_OK(m_store->database().exec("UPDATE runs SET state = 'paused' WHERE id = ?", {run->id}));
+        auto read = ts.run(run->id);
+        QVERIFY(!read.ok());
+        QCOMPARE(read.error().message,
+                 QStringLiteral("agent run %1 in the store is damaged: unknown run state 'paused'").arg(run->id));
+        QVERIFY(!ts.runs().ok());
+        VERIFY_OK(
+            m_store->database().exec("UPDATE runs SET state = 'running', stage = 'debug' WHERE id = ?", {run->id}));
+        QVERIFY(ts.run(run->id).error().message.endsWith("unknown stage 'debug'"));
+        VERIFY_OK(m_store->database().exec("UPDATE trajectory_steps SET stage = 'debug'"));
+        auto steps = ts.steps(run->id);
+        QVERIFY(!steps.ok());
+        QVERIFY2(steps.error().message.contains("trajectory step") &&
+                     steps.error().message.endsWith("unknown stage 'debug'"),
+                 qPrintable(steps.error().message));
+    }
+
     void stateIsRebuiltFromStoredSteps()
     {
-        TrajectoryStep noCode = step(0, stageImplement(), {}, "no code");
+        TrajectoryStep noCode = step(0, Stage::Implement, {}, "no code");
         noCode.messages.prepend(QVariantMap{{"role", "system"}, {"content", "SYSTEM"}});
-        TrajectoryStep wrong = step(1, stageImplement(), "v1\n");
+        TrajectoryStep wrong = step(1, Stage::Implement, "v1\n");
         wrong.status = "INCORRECT_NUMERICAL";
-        TrajectoryStep pass = step(2, stageRepair(), "v2\n");
+        TrajectoryStep pass = step(2, Stage::Repair, "v2\n");
         pass.id = 7;
         pass.status = "PASSED";
         pass.speedup = 1.2;
-        TrajectoryStep slower = step(3, stageOptimise(), "v3\n");
+        TrajectoryStep slower = step(3, Stage::Optimise, "v3\n");
         slower.status = "PASSED";
         slower.speedup = 1.1;
         const LoopState s = replay({noCode, wrong, pass, slower});
@@ -196,9 +223,9 @@ private Q_SLOTS:
         QCOMPARE(s.bestSpeedup.value_or(0), 1.2);
         QCOMPARE(s.bestStepId, qint64(7));
         QCOMPARE(s.sinceImprovement, 1);
-        QCOMPARE(nextStage(s), stageOptimise());
-        QCOMPARE(nextStage(replay({noCode})), stageImplement());
-        QCOMPARE(nextStage(replay({noCode, wrong})), stageRepair());
+        QCOMPARE(toString(nextStage(s)), toString(Stage::Optimise));
+        QCOMPARE(toString(nextStage(replay({noCode}))), toString(Stage::Implement));
+        QCOMPARE(toString(nextStage(replay({noCode, wrong}))), toString(Stage::Repair));
 
         AgentBudgets b;
         b.run.turns = 10;

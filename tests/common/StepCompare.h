@@ -12,7 +12,7 @@ namespace km::test {
 inline void compareStepContent(const TrajectoryStep& y, const TrajectoryStep& x)
 {
     QCOMPARE(y.idx, x.idx);
-    QCOMPARE(y.stage, x.stage);
+    QCOMPARE(toString(y.stage), toString(x.stage));
     QCOMPARE(y.templateName, x.templateName);
     QCOMPARE(json::write(y.messages), json::write(x.messages));
     QCOMPARE(y.prompt, x.prompt);

@@ -115,7 +115,7 @@ private Q_SLOTS:
         auto created = trajectories.createRun(run, "test");
         VERIFY_OK(created);
         TrajectoryStep step;
-        step.stage = QStringLiteral("implement");
+        step.stage = Stage::Implement;
         step.prompt = QStringLiteral("prompt ") + kKey;
         step.reply = QStringLiteral("reply ") + kKey;
         step.code = QStringLiteral("raise RuntimeError('%1')\n").arg(kKey);
@@ -125,7 +125,7 @@ private Q_SLOTS:
         VERIFY_OK(recorded);
         QCOMPARE(recorded->reply, QStringLiteral("reply [redacted]"));
         QCOMPARE(recorded->summary, QStringLiteral("RuntimeError: [redacted]"));
-        VERIFY_OK(trajectories.finishRun(created->id, QStringLiteral("failed"), QStringLiteral("why: ") + kKey, {}));
+        VERIFY_OK(trajectories.finishRun(created->id, RunState::Failed, QStringLiteral("why: ") + kKey, {}));
 
         // The bundle writer scrubs again what a store written without secrets would hold.
         TrajectoryBundle bundle;

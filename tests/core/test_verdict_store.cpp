@@ -1,8 +1,8 @@
 // Solutions and verdicts in the store: lossless round trips (JSON and SQLite), idempotent solutions, refusals that
 // write nothing, list filters and the audit entries.
 #include "StoreTestSupport.h"
+#include "model/VerdictCodec.h"
 #include "store/VerdictStore.h"
-#include "verify/VerdictJson.h"
 
 Q_DECLARE_METATYPE(km::VerdictFilter)
 

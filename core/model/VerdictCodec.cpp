@@ -1,4 +1,4 @@
-#include "verify/VerdictJson.h"
+#include "model/VerdictCodec.h"
 
 #include "util/JsonFields.h"
 
