@@ -153,6 +153,7 @@ private Q_SLOTS:
 
         b.window.findChild<QLineEdit*>("searchBox")->clear();
         QTRY_VERIFY(!b.controller.currentTaskId().isEmpty());
+        QVERIFY(b.settle());  // the task is read after it became current
         QVERIFY(editor->isEnabled());
         QCOMPARE(b.window.findChild<QPlainTextEdit*>("descriptionEditor")->toPlainText(),
                  b.controller.currentTask()->description);

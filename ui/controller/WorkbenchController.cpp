@@ -106,7 +106,12 @@ void WorkbenchController::applyFilter()
     m_counts = countFacets(
         m_model->rows(), [this](const TaskSummary& s) { return m_proxy->matchesSearch(s.id); }, m_facets);
     Q_EMIT listChanged(m_proxy->rowCount(), m_model->rowCount());
-    Q_EMIT message(tr("%1 of %2 tasks").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    // Said when the counts change: a reload on storeChanged() that changes nothing shown must not replace a newer
+    // message ("Exported ...", an error) in the status bar.
+    if (const std::pair counts{m_proxy->rowCount(), m_model->rowCount()}; counts != m_countsSaid) {
+        m_countsSaid = counts;
+        Q_EMIT message(tr("%1 of %2 tasks").arg(counts.first).arg(counts.second));
+    }
     scheduleQueueUpdate();
     keepCurrentVisible();
 }

@@ -97,6 +97,7 @@ private:
     bool m_queueUpdatePending = false;
     bool m_saving = false;
     bool m_loading = false;                                  // the current task's read is under way
+    std::pair<int, int> m_countsSaid{-1, -1};                // visible, total: the last "%1 of %2 tasks" message
     std::optional<std::pair<QString, QString>> m_savedNote;  // task id, "Saved": for saved() after the reload
 };
 

@@ -236,14 +236,16 @@ void ReviewSession::takeBack(quint64 serial, bool isUndo, const QString& message
         if (isUndo) {
             m_decisions[i].undone = false;
             m_liveDecisions[r.taskId] += 1;
+            m_info[r.taskId].status = r.to;
         } else {
+            m_info[r.taskId].status = r.from;
             m_decisions.removeAt(i);
             m_storedIds.remove(serial);
             if (--m_liveDecisions[r.taskId] <= 0)
                 m_liveDecisions.remove(r.taskId);
         }
         // What the store holds now: the status the write would have changed may have been changed by someone else.
-        loadInfo(QStringLiteral("review-refresh"), {r.taskId},
+        loadInfo(QStringLiteral("review-refresh/") + r.taskId, {r.taskId},
                  [this](const QSet<QString>&) { Q_EMIT historyChanged(); });
     }
     fail(message);

@@ -263,6 +263,31 @@ private Q_SLOTS:
         QVERIFY(!s.chosenDecision().has_value());
     }
 
+    // A decision the store refuses (here: a row the store does not have) is taken back once the store answers: gone
+    // from decisions() and the progress, the status as it was, and error() says why.
+    void refusedDecisionIsTakenBack()
+    {
+        ReviewSession s(*m_worker, "anna");
+        TaskSummary ghost;
+        ghost.id = "not-in-the-store";
+        ghost.title = "Ghost";
+        ghost.status = ReviewStatus::Draft;
+        s.setQueue(QList<TaskSummary>{ghost});
+        QCOMPARE(s.currentTaskId(), ghost.id);
+        QSignalSpy errors(&s, &ReviewSession::error);
+        QSignalSpy recorded(&s, &ReviewSession::decisionRecorded);
+        QVERIFY(s.decide(ReviewStatus::Accepted));
+        QCOMPARE(s.decisions().size(), 1);  // at once, before the store answers
+        QVERIFY(settled());
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.at(0).at(0).toString().contains(ghost.id), qPrintable(errors.at(0).at(0).toString()));
+        QVERIFY(s.decisions().isEmpty());
+        QCOMPARE(recorded.size(), 0);
+        QCOMPARE(s.progress().reviewed, 0);
+        QCOMPARE(s.progress().total, 1);
+        QCOMPARE(toString(*s.statusOf(ghost.id)), toString(ReviewStatus::Draft));
+    }
+
     void queueFromRowsTheCallerHolds()
     {
         QVERIFY(m_store->review(id(2), ReviewStatus::Rejected, "setup", {}, {}).ok());
