@@ -1,8 +1,9 @@
-// kmosaic-workbench: opens the store on its worker thread (seeding an empty one from the bundled tasks there), builds
-// the controller over it and the window, runs.
+// kmosaic-workbench: opens the store on its worker thread (seeding an empty one from the bundled tasks there), starts
+// the services the command line uses (ServiceHost), builds the controller over both and the window, runs.
 #include "controller/WorkbenchController.h"
 #include "curate/BundledTasks.h"
 #include "render/WebEngineSetup.h"
+#include "services/ServiceHost.h"
 #include "store/StoreWorker.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
@@ -50,7 +51,16 @@ int main(int argc, char* argv[])
         reviewer = km::ui::askReviewer(nullptr, settings, km::defaultActor());
     if (reviewer.isEmpty())
         reviewer = km::defaultActor();  // asked again on the next start
-    km::ui::WorkbenchController controller(*store.value(), reviewer);
+    // The same services as the command line's, on a thread of their own: verification (its executor is built when
+    // first needed), solution review and agent runs. Where verifications run: the settings' "verification/executor"
+    // ({device, gpus, workers_per_gpu, pool}), this machine by default.
+    auto executor = km::ExecutorSettings::fromVariant(settings.value(QStringLiteral("verification/executor")).toMap());
+    if (!executor)
+        qWarning().noquote() << "kmosaic-workbench:" << executor.error().message << "(verifying on this machine)";
+    km::ServiceHost services(
+        {path.value(), executor ? executor.value() : km::ExecutorSettings{}, reviewer, {}, km::harnessLaunch({})});
+    services.start();
+    km::ui::WorkbenchController controller(*store.value(), reviewer, &services);
     km::ui::MainWindow window(controller, settings);
     if (!parser.isSet(QStringLiteral("no-seed"))) {
         using Seeded = std::optional<km::ImportReport>;

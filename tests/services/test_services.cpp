@@ -7,9 +7,11 @@
 #include "services/ExecutorFactory.h"
 #include "services/ServiceHost.h"
 #include "services/SolutionReviewService.h"
+#include "services/TaskActivity.h"
 #include "services/VerificationService.h"
 #include "store/Database.h"
 #include "store/TaskStore.h"
+#include "store/TrajectoryStore.h"
 #include "store/VerdictStore.h"
 #include "verify/LocalExecutor.h"
 #include "verify/MultiGpuExecutor.h"
@@ -313,6 +315,52 @@ private Q_SLOTS:
         spec.concurrency = 0;
         QVERIFY(launcher.launch(spec).error().message.contains(QLatin1String(">= 1")));
         QCOMPARE(launcher.activeLaunches(), 0);
+    }
+
+    void taskActivityCountsSolutionsAndRuns()
+    {
+        auto store = openStoreWithTask();
+        QVERIFY(store);
+        store::Database& db = store->database();
+        auto none = readTaskActivity(db, QStringLiteral("leaky-relu"));
+        QVERIFY(none);
+        QVERIFY(none->empty());
+        QCOMPARE(none->summary(), QString());
+
+        VerdictStore verdicts(db);
+        Verdict fast = verdictOf(VerdictStatus::Passed);
+        fast.speedup = 1.5;
+        auto a = verdicts.recordVerified(QStringLiteral("leaky-relu"), QStringLiteral("code A"),
+                                         QStringLiteral("manual"), fast, QStringLiteral("t"));
+        QVERIFY(a);
+        fast.speedup = 2.25;
+        QVERIFY(verdicts.addVerdict(a->solutionId, fast, QStringLiteral("t")));
+        Verdict slowWrong = verdictOf(VerdictStatus::IncorrectNumerical);
+        slowWrong.speedup = 9.0;  // a wrong answer's speed counts for nothing
+        QVERIFY(verdicts.recordVerified(QStringLiteral("leaky-relu"), QStringLiteral("code B"),
+                                        QStringLiteral("agent"), slowWrong, QStringLiteral("t")));
+        QVERIFY(SolutionReviewService(db).decide(a->solutionId, ReviewStatus::Accepted, QStringLiteral("ana")));
+
+        TrajectoryStore trajectories(db);
+        AgentRun run;
+        run.taskId = QStringLiteral("leaky-relu");
+        auto created = trajectories.createRun(run, QStringLiteral("t"));
+        QVERIFY(created);
+        QVERIFY(trajectories.finishRun(created->id, RunState::Completed, {}, {{QStringLiteral("best_speedup"), 1.75}}));
+        QVERIFY(trajectories.createRun(run, QStringLiteral("t")));  // still running
+
+        auto activity = readTaskActivity(db, QStringLiteral("leaky-relu"));
+        QVERIFY2(activity, activity ? "" : qPrintable(activity.error().message));
+        QCOMPARE(activity->solutions, 2);
+        QCOMPARE(activity->acceptedSolutions, 1);
+        QCOMPARE(activity->passingSolutions, 1);
+        QCOMPARE(activity->bestSpeedup.value_or(0), 2.25);
+        QCOMPARE(activity->runs, 2);
+        QCOMPARE(activity->runningRuns, 1);
+        QCOMPARE(activity->bestRunSpeedup.value_or(0), 1.75);
+        QCOMPARE(activity->summary(),
+                 QStringLiteral("2 solutions (1 accepted, 1 passing, best 2.25x) · 2 agent runs (1 running, best 1.75x)"));
+        QVERIFY(readTaskActivity(db, QStringLiteral("no-such-task"))->empty());
     }
 
     // The workbench's services run on a thread of their own; results come back to the caller's thread.

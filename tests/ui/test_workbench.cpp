@@ -5,6 +5,7 @@
 #include "models/TaskFilterProxyModel.h"
 #include "review/ReviewPanel.h"
 #include "review/ReviewSession.h"
+#include "store/VerdictStore.h"
 #include "views/Qsci.h"
 #include "views/ReviewerIdentity.h"
 
@@ -157,6 +158,32 @@ private Q_SLOTS:
         QVERIFY(editor->isEnabled());
         QCOMPARE(b.window.findChild<QPlainTextEdit*>("descriptionEditor")->toPlainText(),
                  b.controller.currentTask()->description);
+    }
+
+    // A task's solutions and agent runs show in its view, and follow what another connection records.
+    void aTasksWorkShowsAndFollowsTheStore()
+    {
+        test::Workbench b(*m_store, *m_settings);
+        QVERIFY(b.controller.selectTask("silu"));
+        QVERIFY(b.settle());
+        auto* activity = b.window.findChild<QLabel*>("taskActivity");
+        QVERIFY(activity);
+        QVERIFY(b.controller.currentActivity().empty());  // the bundled tasks come without solutions
+        QVERIFY(!activity->isVisibleTo(&b.window));
+        Verdict v;
+        v.status = VerdictStatus::Passed;
+        v.summary = QStringLiteral("from another connection");
+        v.harnessVersion = QStringLiteral("test");
+        v.speedup = 1.25;
+        QVERIFY(VerdictStore(m_store->database())
+                    .recordVerified("silu", QStringLiteral("# work\n"), QStringLiteral("manual"), v,
+                                    QStringLiteral("tester")));
+        // No reload asked for: the store worker's change signal brings it.
+        QTRY_COMPARE_WITH_TIMEOUT(b.controller.currentActivity().solutions, 1, 10000);
+        QTRY_VERIFY(activity->isVisibleTo(&b.window));
+        QCOMPARE(activity->text(), QStringLiteral("Work on this task: 1 solution (1 passing, best 1.25x)"));
+        b.window.findChild<QLineEdit*>("searchBox")->setText("zzzqqq nothing matches this");
+        QTRY_VERIFY(!activity->isVisibleTo(&b.window));  // no task, no work line
     }
 
     // Defect 4: one reviewer name, asked on the first start, kept in the settings, on every decision and edit.

@@ -9,10 +9,11 @@
 
 namespace km::ui {
 
-WorkbenchController::WorkbenchController(StoreWorker& store, QString reviewer, QObject* parent)
+WorkbenchController::WorkbenchController(StoreWorker& store, QString reviewer, ServiceHost* services, QObject* parent)
     : QObject(parent)
     , m_store(store)
     , m_reviewer(std::move(reviewer))
+    , m_services(services)
     , m_model(new TaskTableModel(this))
     , m_proxy(new TaskFilterProxyModel(this))
     , m_review(new ReviewSession(store, m_reviewer, this))
@@ -144,6 +145,7 @@ void WorkbenchController::loadTask(const QString& id)
     m_current = id;
     m_task.reset();
     m_history.clear();
+    m_activity = {};
     m_loading = !id.isEmpty();
     if (id.isEmpty()) {
         Q_EMIT taskLoaded();
@@ -155,6 +157,7 @@ void WorkbenchController::loadTask(const QString& id)
     struct Loaded {
         std::optional<Task> task;
         QList<AuditEntry> history;
+        TaskActivity activity;
     };
     m_store.submit<Loaded>(
         QStringLiteral("task"),
@@ -165,7 +168,10 @@ void WorkbenchController::loadTask(const QString& id)
             auto history = s.audit(QStringLiteral("task"), id);
             if (!history)
                 return history.error();
-            return Loaded{task.value(), history.value()};
+            auto activity = readTaskActivity(s.database(), id);
+            if (!activity)
+                return activity.error();
+            return Loaded{task.value(), history.value(), activity.value()};
         },
         this,
         [this, id](Result<Loaded> loaded) {
@@ -177,6 +183,7 @@ void WorkbenchController::loadTask(const QString& id)
             else if (loaded->task) {
                 m_task = loaded->task;
                 m_history = loaded->history;
+                m_activity = loaded->activity;
             }
             Q_EMIT taskLoaded();
             if (m_savedNote && m_savedNote->first == id) {

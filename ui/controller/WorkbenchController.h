@@ -6,6 +6,7 @@
 #include "model/Review.h"
 #include "model/Task.h"
 #include "models/FacetFilter.h"
+#include "services/TaskActivity.h"
 #include "store/TaskQuery.h"
 #include "store/TaskStore.h"
 #include "util/Result.h"
@@ -15,8 +16,9 @@
 #include <optional>
 
 namespace km {
+class ServiceHost;
 class StoreWorker;
-}
+}  // namespace km
 
 namespace km::ui {
 
@@ -28,7 +30,9 @@ class WorkbenchController : public QObject {
     Q_OBJECT
 public:
     // reviewer: the name on every decision and edit (see ReviewerIdentity).
-    WorkbenchController(StoreWorker& store, QString reviewer, QObject* parent = nullptr);
+    // services: verification, solution review and agent runs on their own thread (none in tests of the task views).
+    WorkbenchController(StoreWorker& store, QString reviewer, ServiceHost* services = nullptr,
+                        QObject* parent = nullptr);
     ~WorkbenchController() override;
 
     TaskTableModel* taskModel() const { return m_model; }
@@ -36,10 +40,12 @@ public:
     ReviewSession& review() const { return *m_review; }
     QString storePath() const;  // the store file, for jobs that open their own connection
     const QString& reviewer() const { return m_reviewer; }
+    ServiceHost* services() const { return m_services; }
 
     const QString& currentTaskId() const { return m_current; }
     // As stored; empty when none is current, and while the current task is being read (taskLoaded() follows).
     const std::optional<Task>& currentTask() const { return m_task; }
+    const TaskActivity& currentActivity() const { return m_activity; }  // its solutions and runs
     const QList<AuditEntry>& currentHistory() const { return m_history; }
     QStringList visibleTaskIds() const;  // the filtered rows, in display order
     const FacetCounts& facetCounts() const { return m_counts; }
@@ -83,6 +89,7 @@ private:
 
     StoreWorker& m_store;
     QString m_reviewer;
+    ServiceHost* m_services;
     TaskTableModel* m_model;
     TaskFilterProxyModel* m_proxy;
     ReviewSession* m_review;
@@ -93,6 +100,7 @@ private:
     FacetCounts m_counts;
     QString m_current;
     std::optional<Task> m_task;
+    TaskActivity m_activity;
     QList<AuditEntry> m_history;
     bool m_queueUpdatePending = false;
     bool m_saving = false;

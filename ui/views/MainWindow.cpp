@@ -221,10 +221,12 @@ void MainWindow::syncSelection()
 
 void MainWindow::showCurrentTask()
 {
-    if (const auto& task = m_controller.currentTask())
+    if (const auto& task = m_controller.currentTask()) {
         m_detail->setTask(*task, m_controller.currentHistory());
-    else
+        m_detail->setActivity(m_controller.currentActivity());
+    } else {
         m_detail->clear();  // no task: the editor is empty and disabled
+    }
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)

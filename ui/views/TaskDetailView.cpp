@@ -39,6 +39,7 @@ void setMarkdown(QTextBrowser* view, const QString& markdown)
 TaskDetailView::TaskDetailView(QWidget* parent)
     : QWidget(parent)
     , m_header(new QLabel(this))
+    , m_activity(new QLabel(this))
     , m_tabs(new QTabWidget(this))
     , m_description(new QTextBrowser(this))
     , m_reference(new QsciScintilla(this))
@@ -50,6 +51,9 @@ TaskDetailView::TaskDetailView(QWidget* parent)
 {
     m_header->setWordWrap(true);
     m_header->setTextFormat(Qt::RichText);
+    m_activity->setObjectName(QStringLiteral("taskActivity"));
+    m_activity->setWordWrap(true);
+    m_activity->hide();
     auto* shownRow = new QHBoxLayout;
     shownRow->addWidget(new QLabel(tr("Shown to the model:"), this));
     for (Presentation p : allPresentations()) {
@@ -107,6 +111,7 @@ TaskDetailView::TaskDetailView(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);
+    layout->addWidget(m_activity);
     layout->addLayout(shownRow);
     layout->addWidget(m_tabs, 1);
     clear();
@@ -117,6 +122,7 @@ void TaskDetailView::clear()
     m_loading = true;
     m_taskId.clear();
     m_header->setText(tr("<i>Select a task</i>"));
+    setActivity({});
     for (QCheckBox* box : m_shown) {
         box->setChecked(false);
         box->setEnabled(false);
@@ -131,6 +137,12 @@ void TaskDetailView::clear()
     m_historyEntries.clear();
     m_renderedTabs.clear();
     m_loading = false;
+}
+
+void TaskDetailView::setActivity(const TaskActivity& activity)
+{
+    m_activity->setText(activity.empty() ? QString() : tr("Work on this task: %1").arg(activity.summary()));
+    m_activity->setVisible(!activity.empty());
 }
 
 void TaskDetailView::setTask(const Task& t, const QList<AuditEntry>& history)

@@ -4,6 +4,7 @@
 
 #include "model/Review.h"
 #include "model/Task.h"
+#include "services/TaskActivity.h"
 
 #include <QSet>
 #include <QWidget>
@@ -27,6 +28,8 @@ public:
     explicit TaskDetailView(QWidget* parent = nullptr);
     void setTask(const Task& task, const QList<AuditEntry>& history);
     void clear();
+    // Solutions and agent runs of the shown task (a line under the header; hidden when there are none).
+    void setActivity(const TaskActivity& activity);
     TaskEditor* editor() const { return m_editor; }
 
 Q_SIGNALS:
@@ -39,6 +42,7 @@ private:
     void findInReference(bool next);  // tabs render when first shown for a task: switching tasks stays fast
 
     QLabel* m_header;
+    QLabel* m_activity;
     QCheckBox* m_shown[3];
     QTabWidget* m_tabs;
     QTextBrowser* m_description;
