@@ -3,10 +3,10 @@
 #include "cli/Commands.h"
 #include "cli/Options.h"
 #include "cli/StoreOpener.h"
+#include "model/VerdictCodec.h"
 #include "services/SolutionReviewService.h"
 #include "store/TaskStore.h"
 #include "util/Json.h"
-#include "model/VerdictCodec.h"
 
 namespace km::cli {
 

@@ -1,7 +1,7 @@
 #include "cli/VerdictText.h"
 
-#include "model/VerdictEvidence.h"
 #include "model/VerdictCodec.h"
+#include "model/VerdictEvidence.h"
 #include "util/Json.h"
 
 namespace km::cli {

@@ -337,8 +337,8 @@ private Q_SLOTS:
         QVERIFY(verdicts.addVerdict(a->solutionId, fast, QStringLiteral("t")));
         Verdict slowWrong = verdictOf(VerdictStatus::IncorrectNumerical);
         slowWrong.speedup = 9.0;  // a wrong answer's speed counts for nothing
-        QVERIFY(verdicts.recordVerified(QStringLiteral("leaky-relu"), QStringLiteral("code B"),
-                                        QStringLiteral("agent"), slowWrong, QStringLiteral("t")));
+        QVERIFY(verdicts.recordVerified(QStringLiteral("leaky-relu"), QStringLiteral("code B"), QStringLiteral("agent"),
+                                        slowWrong, QStringLiteral("t")));
         QVERIFY(SolutionReviewService(db).decide(a->solutionId, ReviewStatus::Accepted, QStringLiteral("ana")));
 
         TrajectoryStore trajectories(db);
@@ -358,8 +358,9 @@ private Q_SLOTS:
         QCOMPARE(activity->runs, 2);
         QCOMPARE(activity->runningRuns, 1);
         QCOMPARE(activity->bestRunSpeedup.value_or(0), 1.75);
-        QCOMPARE(activity->summary(),
-                 QStringLiteral("2 solutions (1 accepted, 1 passing, best 2.25x) · 2 agent runs (1 running, best 1.75x)"));
+        QCOMPARE(
+            activity->summary(),
+            QStringLiteral("2 solutions (1 accepted, 1 passing, best 2.25x) · 2 agent runs (1 running, best 1.75x)"));
         QVERIFY(readTaskActivity(db, QStringLiteral("no-such-task"))->empty());
     }
 
