@@ -148,7 +148,7 @@ int solutionsHistoryCommand(StoreOpener& opener, const QStringList& args, Io io)
         return Failed;
     }
     QList<QStringList> rows;
-    for (const SolutionReviewRecord& r : history.value()) {
+    for (const ReviewRecord& r : history.value()) {
         if (p.isSet(QStringLiteral("json"))) {
             io.out << QString::fromUtf8(json::write(QVariantMap{{QStringLiteral("id"), r.id},
                                                                 {QStringLiteral("solution_id"), r.solutionId},

@@ -8,22 +8,11 @@
 
 namespace km {
 
+// A review decision: on a task, or on one of its solutions (solutionId set; reviews.solution_id).
 struct ReviewRecord {
     qint64 id = 0;
     QString taskId;
-    QString reviewer;
-    QDateTime at;
-    ReviewStatus from = ReviewStatus::Draft;
-    ReviewStatus to = ReviewStatus::Draft;
-    QString reason;
-    QString comment;
-};
-
-// A decision on one solution of a task (reviews.solution_id set): accept, reject, needs changes, or back.
-struct SolutionReviewRecord {
-    qint64 id = 0;
-    qint64 solutionId = 0;
-    QString taskId;
+    qint64 solutionId = 0;  // 0: a decision on the task itself
     QString reviewer;
     QDateTime at;
     ReviewStatus from = ReviewStatus::Draft;

@@ -45,8 +45,8 @@ Result<QString> latestVerdictStatus(store::Database& db, qint64 solutionId)
 }
 }  // namespace
 
-Result<SolutionReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStatus to, const QString& reviewer,
-                                                           const QString& reason, const QString& comment)
+Result<ReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStatus to, const QString& reviewer,
+                                                   const QString& reason, const QString& comment)
 {
     if (reviewer.trimmed().isEmpty())
         return makeError(ErrorCode::InvalidInput, QStringLiteral("a review needs a reviewer name"));
@@ -70,7 +70,7 @@ Result<SolutionReviewRecord> SolutionReviewService::decide(qint64 solutionId, Re
                           .arg(solutionId)
                           .arg(latest.value()));
     }
-    SolutionReviewRecord r;
+    ReviewRecord r;
     r.solutionId = solutionId;
     r.taskId = state->taskId;
     r.reviewer = reviewer;
@@ -112,7 +112,7 @@ Result<ReviewStatus> SolutionReviewService::status(qint64 solutionId)
     return state->status;
 }
 
-Result<QList<SolutionReviewRecord>> SolutionReviewService::history(qint64 solutionId)
+Result<QList<ReviewRecord>> SolutionReviewService::history(qint64 solutionId)
 {
     if (auto state = solutionState(m_db, solutionId); !state)
         return state.error();
@@ -122,9 +122,9 @@ Result<QList<SolutionReviewRecord>> SolutionReviewService::history(qint64 soluti
     if (!q)
         return q.error();
     QSqlQuery row = std::move(q).value();
-    QList<SolutionReviewRecord> out;
+    QList<ReviewRecord> out;
     while (row.next()) {
-        SolutionReviewRecord r;
+        ReviewRecord r;
         r.id = row.value(QStringLiteral("id")).toLongLong();
         r.solutionId = solutionId;
         r.taskId = row.value(QStringLiteral("task_id")).toString();

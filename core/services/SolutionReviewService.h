@@ -38,12 +38,12 @@ public:
 
     // NotFound for an unknown solution; InvalidInput without a reviewer; Conflict when accepting a solution whose
     // latest verdict is not PASSED (or that has none). Nothing is written on an error.
-    Result<SolutionReviewRecord> decide(qint64 solutionId, ReviewStatus to, const QString& reviewer,
-                                        const QString& reason = {}, const QString& comment = {});
+    Result<ReviewRecord> decide(qint64 solutionId, ReviewStatus to, const QString& reviewer, const QString& reason = {},
+                                const QString& comment = {});
     // The solution's review status (draft until decided); NotFound for an unknown solution.
     Result<ReviewStatus> status(qint64 solutionId);
     // Its decisions, oldest first.
-    Result<QList<SolutionReviewRecord>> history(qint64 solutionId);
+    Result<QList<ReviewRecord>> history(qint64 solutionId);
     // The review queue, newest solution first.
     Result<QList<SolutionListing>> list(const SolutionFilter& filter = {});
 

@@ -375,16 +375,16 @@ private Q_SLOTS:
         QVERIFY(sol);
         ServiceHost host({store->path(), {}, QStringLiteral("ana"), {}, harnessLaunch({})});
         QSignalSpy ready(&host, &ServiceHost::ready);
-        std::optional<Result<SolutionReviewRecord>> decided;
+        std::optional<Result<ReviewRecord>> decided;
         QThread* ranOn = nullptr;
         host.start();
         // Posted before the services exist: it runs once they do, in order.
-        host.call<Result<SolutionReviewRecord>>(
+        host.call<Result<ReviewRecord>>(
             [&, id = sol->solutionId](ServiceHost::Services& s) {
                 ranOn = QThread::currentThread();
                 return s.solutions.decide(id, ReviewStatus::Accepted, QStringLiteral("ana"));
             },
-            this, [&](Result<SolutionReviewRecord> r) { decided.emplace(std::move(r)); });
+            this, [&](Result<ReviewRecord> r) { decided.emplace(std::move(r)); });
         QVERIFY(ready.wait(10000));
         QCOMPARE(ready.first().at(0).toBool(), true);
         QVERIFY(host.verification() && host.agents());
