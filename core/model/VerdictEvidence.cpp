@@ -2,6 +2,8 @@
 
 #include "util/JsonFields.h"
 
+#include <limits>
+
 namespace km {
 
 namespace {
@@ -35,7 +37,21 @@ public:
 
     Fields& f() { return m_fields; }
     QString text(const char* key) { return m_fields.text(QLatin1String(key)); }
-    std::optional<double> number(const char* key) { return m_fields.number(QLatin1String(key)); }
+    // The harness sends NaN and Inf as the strings "nan", "inf", "-inf" (JSON has no such numbers: protocol.py):
+    // a trial whose output was not finite reports max_abs "inf".
+    std::optional<double> number(const char* key)
+    {
+        const QVariant v = m_map.value(QLatin1String(key));
+        if (v.typeId() == QMetaType::QString) {
+            const QString t = v.toString();
+            if (t == QLatin1String("nan"))
+                return std::numeric_limits<double>::quiet_NaN();
+            if (t == QLatin1String("inf") || t == QLatin1String("-inf"))
+                return t.startsWith(QLatin1Char('-')) ? -std::numeric_limits<double>::infinity()
+                                                      : std::numeric_limits<double>::infinity();
+        }
+        return m_fields.number(QLatin1String(key));
+    }
     std::optional<qint64> integer(const char* key) { return m_fields.integer(QLatin1String(key)); }
     std::optional<bool> boolean(const char* key) { return m_fields.boolean(QLatin1String(key)); }
     bool flag(const char* key) { return boolean(key).value_or(false); }

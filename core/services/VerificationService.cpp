@@ -112,7 +112,7 @@ void VerificationService::pump()
     while (!m_queue.isEmpty() && m_running.size() < maxInFlight()) {
         Queued q = m_queue.takeFirst();
         const quint64 verifierTicket = m_verifier->verify(q.request.job);
-        m_running.insert(verifierTicket, std::move(q));
+        m_running.insert(verifierTicket, q);
     }
     if (m_queue.isEmpty() && m_running.isEmpty())
         Q_EMIT idle();

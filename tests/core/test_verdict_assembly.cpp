@@ -120,6 +120,24 @@ private Q_SLOTS:
         QCOMPARE(v.executor, QString("local"));
     }
 
+    // A NaN/Inf output: its numbers come as "inf" and "nan" (protocol.py), and the summary still names the trial
+    // (on the H200 the stale-memory trick's summary read "evidence.trials[0].max_abs is not a number").
+    void nonFiniteErrorsStillSummariseTheFailingTrial()
+    {
+        const QString message = "output 0 has 4 NaN/Inf value(s) where the reference is finite";
+        const QVariantMap trial{{"config", "default"}, {"seed", 7},        {"ok", false},
+                                {"max_abs", "inf"},    {"max_rel", "nan"}, {"message", message}};
+        const QVariantMap h{
+            {"status", "INCORRECT_NUMERICAL"},
+            {"trials", QVariantList{trial}},
+            {"failure",
+             QVariantMap{
+                 {"config", "default"}, {"seed", 7}, {"max_abs", "inf"}, {"max_rel", "nan"}, {"message", message}}}};
+        const Verdict v = assembleVerdict(input(h));
+        QCOMPARE(toString(v.status), QString("INCORRECT_NUMERICAL"));
+        QCOMPARE(v.summary, QString("configuration 'default', seed 7: ") + message);
+    }
+
     void emptyHarnessObjectIsASystemError()
     {
         const Verdict v = [] {

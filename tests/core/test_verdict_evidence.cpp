@@ -9,6 +9,7 @@
 
 #include <QFile>
 #include <QtTest>
+#include <cmath>
 
 using namespace km;
 
@@ -163,6 +164,32 @@ private Q_SLOTS:
         QVERIFY(e.profile);
         QCOMPARE(e.profile->ownKernelShare, std::optional<double>(ownShare));
         QVERIFY(!e.profile->kernels.isEmpty());
+    }
+
+    // A NaN or Inf output: the harness sends the numbers as "nan", "inf", "-inf" (JSON has none); seen on the H200
+    // with the stale-memory trick, whose trial reported max_abs "inf".
+    void nonFiniteNumbersAsTheHarnessSendsThem()
+    {
+        const QVariantMap trial{{"config", "default"},
+                                {"seed", 7},
+                                {"ok", false},
+                                {"max_abs", "inf"},
+                                {"max_rel", "nan"},
+                                {"mismatches", 3},
+                                {"status", "INCORRECT_NUMERICAL"}};
+        const QVariantMap failure{{"config", "default"}, {"seed", 7}, {"max_abs", "-inf"}, {"max_rel", 0.5}};
+        const auto e = VerdictEvidence::decode({{"trials", QVariantList{trial}}, {"failure", failure}});
+        QVERIFY2(e, e ? "" : qPrintable(e.error().message));
+        QCOMPARE(e->trials.size(), 1);
+        QVERIFY(e->trials.first().maxAbs && std::isinf(*e->trials.first().maxAbs) && *e->trials.first().maxAbs > 0);
+        QVERIFY(e->trials.first().maxRel && std::isnan(*e->trials.first().maxRel));
+        QVERIFY(e->failure && e->failure->maxAbs && *e->failure->maxAbs < 0 && std::isinf(*e->failure->maxAbs));
+        // Any other text is still a wrong type, named.
+        QVariantMap wrong = trial;
+        wrong.insert("max_abs", "large");
+        const auto bad = VerdictEvidence::decode({{"trials", QVariantList{wrong}}});
+        QVERIFY(!bad);
+        QCOMPARE(bad.error().message, QStringLiteral("evidence.trials[0].max_abs is not a number"));
     }
 
     // The trial that failed, per configuration and seed, with its max abs and rel error.
