@@ -79,7 +79,12 @@ def hand_over(folders):
         os.lchown(top, NOBODY, NOBODY)
         for root, dirs, files in os.walk(top):
             for name in dirs + files:
-                os.lchown(os.path.join(root, name), NOBODY, NOBODY)
+                try:
+                    os.lchown(os.path.join(root, name), NOBODY, NOBODY)
+                except FileNotFoundError:
+                    # Gone since the walk listed it: the worker writes a gated child's gate.json.tmp and renames it
+                    # while the child starts (a slow start under load met that rename). Nothing left to hand over.
+                    pass
 
 
 def become_nobody(own_namespace=True):
