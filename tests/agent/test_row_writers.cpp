@@ -31,21 +31,6 @@ TrajectoryStep step(int idx, const QString& code)
     return s;
 }
 
-qint64 count(TaskStore& s, const char* table)
-{
-    return scalar(s.database(), QStringLiteral("SELECT COUNT(*) FROM %1").arg(QLatin1String(table)));
-}
-
-QString counts(TaskStore& s)
-{
-    return QStringLiteral("runs %1 steps %2 solutions %3 verdicts %4 audit %5")
-        .arg(count(s, "runs"))
-        .arg(count(s, "trajectory_steps"))
-        .arg(count(s, "solutions"))
-        .arg(count(s, "verdicts"))
-        .arg(count(s, "audit_log"));
-}
-
 enum class Path { Verify, Agent, Import };
 
 // Records `verdicts` (one step each, all with `code`) through one path, as that path's caller does; the agent path

@@ -59,20 +59,6 @@ QVariantMap verdictFields(const Verdict& v)
     return m;
 }
 
-qint64 count(TaskStore& s, const char* table)
-{
-    return scalar(s.database(), QStringLiteral("SELECT COUNT(*) FROM %1").arg(QLatin1String(table)));
-}
-QString counts(TaskStore& s)
-{
-    return QStringLiteral("runs %1 steps %2 solutions %3 verdicts %4 audit %5")
-        .arg(count(s, "runs"))
-        .arg(count(s, "trajectory_steps"))
-        .arg(count(s, "solutions"))
-        .arg(count(s, "verdicts"))
-        .arg(count(s, "audit_log"));
-}
-
 Result<RunImport> importInto(TaskStore& s, const BundledRun& r)
 {
     TrajectoryStore ts(s.database());

@@ -51,6 +51,23 @@ inline qint64 scalar(store::Database& db, const QString& sql)
     return r && !r->isEmpty() ? r->first().value(0).toLongLong() : -1;
 }
 
+inline qint64 count(TaskStore& s, const char* table)
+{
+    return scalar(s.database(), QStringLiteral("SELECT COUNT(*) FROM %1").arg(QLatin1String(table)));
+}
+
+// The rows of every table a run, step, solution or verdict write touches: equal before and after means nothing
+// was written.
+inline QString counts(TaskStore& s)
+{
+    return QStringLiteral("runs %1 steps %2 solutions %3 verdicts %4 audit %5")
+        .arg(count(s, "runs"))
+        .arg(count(s, "trajectory_steps"))
+        .arg(count(s, "solutions"))
+        .arg(count(s, "verdicts"))
+        .arg(count(s, "audit_log"));
+}
+
 inline QStringList ids(const QList<TaskSummary>& list)
 {
     QStringList out;
