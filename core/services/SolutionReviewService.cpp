@@ -2,9 +2,9 @@
 
 #include "store/AuditLog.h"
 #include "store/Database.h"
+#include "store/rows/ReviewRows.h"
 
 #include <QSqlQuery>
-#include <QSqlRecord>
 
 namespace km {
 
@@ -74,18 +74,13 @@ Result<ReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStat
     r.solutionId = solutionId;
     r.taskId = state->taskId;
     r.reviewer = reviewer;
+    r.at = QDateTime::currentDateTimeUtc();
     r.from = state->status;
     r.to = to;
     r.reason = reason;
     r.comment = comment;
-    const QString at = store::nowText();
-    r.at = QDateTime::fromString(at, Qt::ISODateWithMs);
-    auto ins = m_db.exec(QStringLiteral("INSERT INTO reviews(task_id, solution_id, reviewer, at, from_status, "
-                                        "to_status, reason, comment) VALUES (?,?,?,?,?,?,?,?)"),
-                         {r.taskId, solutionId, reviewer, at, toString(r.from), toString(to), reason, comment});
-    if (!ins)
-        return ins.error();
-    r.id = ins.value().lastInsertId().toLongLong();
+    if (Status st = store::writeReview(m_db, r); !st)
+        return st.error();
     if (auto u = m_db.exec(QStringLiteral("UPDATE solutions SET review_status = ? WHERE id = ?"),
                            {toString(to), solutionId});
         !u)
@@ -116,28 +111,7 @@ Result<QList<ReviewRecord>> SolutionReviewService::history(qint64 solutionId)
 {
     if (auto state = solutionState(m_db, solutionId); !state)
         return state.error();
-    auto q = m_db.exec(QStringLiteral("SELECT id, task_id, reviewer, at, from_status, to_status, reason, comment "
-                                      "FROM reviews WHERE solution_id = ? ORDER BY id"),
-                       {solutionId});
-    if (!q)
-        return q.error();
-    QSqlQuery row = std::move(q).value();
-    QList<ReviewRecord> out;
-    while (row.next()) {
-        ReviewRecord r;
-        r.id = row.value(QStringLiteral("id")).toLongLong();
-        r.solutionId = solutionId;
-        r.taskId = row.value(QStringLiteral("task_id")).toString();
-        r.reviewer = row.value(QStringLiteral("reviewer")).toString();
-        r.at = QDateTime::fromString(row.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs);
-        r.from =
-            reviewStatusFromString(row.value(QStringLiteral("from_status")).toString()).value_or(ReviewStatus::Draft);
-        r.to = reviewStatusFromString(row.value(QStringLiteral("to_status")).toString()).value_or(ReviewStatus::Draft);
-        r.reason = row.value(QStringLiteral("reason")).toString();
-        r.comment = row.value(QStringLiteral("comment")).toString();
-        out.append(r);
-    }
-    return out;
+    return store::readSolutionReviews(m_db, solutionId);
 }
 
 Result<QList<SolutionListing>> SolutionReviewService::list(const SolutionFilter& f)

@@ -5,6 +5,7 @@
 #include "store/AuditLog.h"
 #include "store/Database.h"
 #include "store/TaskRows.h"
+#include "store/rows/ReviewRows.h"
 #include "util/Json.h"
 
 #include <QDir>
@@ -251,12 +252,8 @@ Result<ReviewRecord> TaskStore::review(const QString& taskId, ReviewStatus to, c
     r.reason = reason;
     r.comment = comment;
     const QString at = r.at.toString(Qt::ISODateWithMs);
-    auto ins = m_db->exec(QStringLiteral("INSERT INTO reviews(task_id, reviewer, at, from_status, to_status, reason, "
-                                         "comment) VALUES (?,?,?,?,?,?,?)"),
-                          {taskId, reviewer, at, toString(r.from), toString(to), reason, comment});
-    if (!ins)
-        return ins.error();
-    r.id = ins.value().lastInsertId().toLongLong();
+    if (Status st = store::writeReview(*m_db, r); !st)
+        return st.error();
     if (auto u = m_db->exec(QStringLiteral("UPDATE tasks SET status = ?, updated_at = ? WHERE id = ?"),
                             {toString(to), at, taskId});
         !u)
@@ -275,29 +272,7 @@ Result<ReviewRecord> TaskStore::review(const QString& taskId, ReviewStatus to, c
 
 Result<QList<ReviewRecord>> TaskStore::reviews(const QString& taskId)
 {
-    auto q = m_db->exec(QStringLiteral("SELECT id, task_id, reviewer, at, from_status, to_status, reason, comment "
-                                       "FROM reviews WHERE task_id = ? AND solution_id IS NULL ORDER BY id"),
-                        {taskId});
-    if (!q)
-        return q.error();
-    QSqlQuery query = std::move(q).value();
-    store::Row row(query);
-    QList<ReviewRecord> out;
-    while (query.next()) {
-        ReviewRecord r;
-        r.id = row.integer("id");
-        r.taskId = row.text("task_id");
-        r.reviewer = row.text("reviewer");
-        r.at = QDateTime::fromString(row.text("at"), Qt::ISODateWithMs);
-        r.from = reviewStatusFromString(row.text("from_status")).value_or(ReviewStatus::Draft);
-        r.to = reviewStatusFromString(row.text("to_status")).value_or(ReviewStatus::Draft);
-        r.reason = row.text("reason");
-        r.comment = row.text("comment");
-        out.append(r);
-    }
-    if (Status st = row.status(); !st)
-        return st.error();
-    return out;
+    return store::readTaskReviews(*m_db, taskId);
 }
 
 Result<QList<AuditEntry>> TaskStore::audit(const QString& entity, const QString& entityId)
