@@ -6,14 +6,13 @@
 #include "cli/Options.h"
 #include "cli/StoreOpener.h"
 #include "services/AgentLaunchService.h"
+#include "services/LaunchSettings.h"
 #include "services/VerificationService.h"
 #include "store/Database.h"
 #include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
 #include "util/InterruptGuard.h"
 #include "util/Json.h"
-
-#include <QStandardPaths>
 
 namespace km::cli {
 
@@ -82,7 +81,11 @@ struct Parsed {
 
 Result<Parsed> parseSetup(const QCommandLineParser& p)
 {
+    auto base = baseAgentSetup(p.value(QStringLiteral("prompts")), p.value(QStringLiteral("guidance")));
+    if (!base)
+        return base.error();
     Parsed out;
+    out.setup = base.value();
     AgentBudgets& b = out.setup.budgets;
     QList<QPair<QString, double*>> numbers;
     double concurrency = 1, turns = b.run.turns, tokens = 0, minutes = 0, repair = 0, optimise = 0, target = 0,
@@ -119,23 +122,11 @@ Result<Parsed> parseSetup(const QCommandLineParser& p)
     o.seeds = int(seeds);
     o.timingRuns = int(timingRuns);
     o.timeoutS = timeout;
-    o.buildCache = p.isSet(QStringLiteral("build-cache"))
-                       ? p.value(QStringLiteral("build-cache"))
-                       : QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
-                             QStringLiteral("/kmosaic/builds");
+    if (p.isSet(QStringLiteral("build-cache")))
+        o.buildCache = p.value(QStringLiteral("build-cache"));
     o.ncu = p.isSet(QStringLiteral("ncu"));
     o.profile = !p.isSet(QStringLiteral("no-profile"));
     o.sandbox = !p.isSet(QStringLiteral("unsafe-no-sandbox"));
-    auto prompts = p.isSet(QStringLiteral("prompts")) ? PromptLibrary::load(p.value(QStringLiteral("prompts")))
-                                                      : PromptLibrary::loadDefault();
-    if (!prompts)
-        return makeError(prompts.error().code, QStringLiteral("prompt templates: ") + prompts.error().message);
-    out.setup.prompts = prompts.value();
-    auto guidance = p.isSet(QStringLiteral("guidance")) ? GuidanceLibrary::load(p.value(QStringLiteral("guidance")))
-                                                        : GuidanceLibrary::loadDefault();
-    if (!guidance)
-        return makeError(guidance.error().code, QStringLiteral("guidance: ") + guidance.error().message);
-    out.setup.guidance = guidance.value();
     if (p.isSet(QStringLiteral("temperature")))
         out.sampling.temperature = p.value(QStringLiteral("temperature")).toDouble();
     if (p.isSet(QStringLiteral("top-p")))

@@ -1,16 +1,12 @@
 // kmosaic agent export / import: agent runs as a trajectory bundle (docs/agent.md, "Trajectory bundles").
-#include "agent/ProviderFile.h"
-#include "agent/TrajectoryBundle.h"
 #include "cli/AgentCommands.h"
 #include "cli/Options.h"
 #include "cli/StoreOpener.h"
+#include "services/TrajectoryTransfer.h"
 #include "store/TaskStore.h"
-#include "store/TrajectoryStore.h"
 #include "util/Json.h"
 
 #include <QCoreApplication>
-#include <QFile>
-#include <QSaveFile>
 
 namespace km::cli {
 
@@ -34,13 +30,6 @@ Result<RunSelection> selection(const QCommandLineParser& p)
     return s;
 }
 
-Status writeAtomically(const QString& path, const QByteArray& bytes)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        return makeError(ErrorCode::Io, QStringLiteral("cannot write %1: %2").arg(path, f.errorString()));
-    return {};
-}
 }  // namespace
 
 int agentExportCommand(StoreOpener& opener, const QStringList& args, Io io)
@@ -69,39 +58,16 @@ int agentExportCommand(StoreOpener& opener, const QStringList& args, Io io)
     TaskStore* opened = opener.open(io);
     if (!opened)
         return Failed;
-    TaskStore& store = *opened;
-    TrajectoryStore trajectories(store.database());
-    (void)trajectories.markDeadRunsInterrupted();
-    auto runs = trajectories.bundledRuns(which.value());
-    if (!runs) {
-        io.err << "kmosaic agent export: " << runs.error().message << "\n";
+    auto report = exportTrajectoryBundle(opened->database(), which.value(), path, p.value(QStringLiteral("label")),
+                                         QStringLiteral("kmosaic %1").arg(QCoreApplication::applicationVersion()));
+    if (!report) {
+        io.err << "kmosaic agent export: " << report.error().message << "\n";
         return Failed;
     }
-    if (runs->isEmpty()) {
-        io.err << "kmosaic agent export: no agent runs to export"
-               << (which->taskId.isEmpty() ? QString() : QStringLiteral(" of task '%1'").arg(which->taskId)) << "\n";
-        return Failed;
-    }
-    TrajectoryBundle bundle;
-    bundle.label = p.value(QStringLiteral("label"));
-    bundle.exportedAt = QDateTime::currentDateTimeUtc();
-    bundle.exportedBy = QStringLiteral("kmosaic %1").arg(QCoreApplication::applicationVersion());
-    bundle.runs = std::move(runs).value();
-    // Stored text was scrubbed when written; keys the runs' providers name are scrubbed again, should a store
-    // written without them hold one.
-    const SecretScrubber secrets = recordedProviderSecrets(bundle.runs);
-    if (Status st = writeAtomically(path, writeTrajectoryBundle(bundle, secrets)); !st) {
-        io.err << "kmosaic agent export: " << st.error().message << "\n";
-        return Failed;
-    }
-    qsizetype steps = 0;
-    for (const BundledRun& b : bundle.runs) {
-        steps += b.steps.size();
-        if (b.run.state == RunState::Running)
-            io.err << "kmosaic agent export: note: run " << b.run.id
-                   << " is still running; it is exported as it is now and imports as interrupted\n";
-    }
-    io.out << "exported " << bundle.runs.size() << " run(s), " << steps << " step(s) to " << path << "\n";
+    for (qint64 id : report->stillRunning)
+        io.err << "kmosaic agent export: note: run " << id
+               << " is still running; it is exported as it is now and imports as interrupted\n";
+    io.out << report->summary() << "\n";
     return Ok;
 }
 
@@ -117,53 +83,41 @@ int agentImportCommand(StoreOpener& opener, const QStringList& args, Io io)
         return Usage;
     }
     const QString path = p.positionalArguments().first();
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        io.err << "kmosaic agent import: cannot read " << path << ": " << f.errorString() << "\n";
-        return Failed;
-    }
-    auto bundle = readTrajectoryBundle(f.readAll());
+    auto bundle = readTrajectoryBundleFile(path);
     if (!bundle) {
-        io.err << "kmosaic agent import: " << path << ": " << bundle.error().message << "\n";
+        io.err << "kmosaic agent import: " << bundle.error().message << "\n";
         return Failed;
     }
     TaskStore* opened = opener.open(io);
     if (!opened)
         return Failed;
-    TaskStore& store = *opened;
+    const BundleImportReport report = importTrajectoryBundle(opened->database(), bundle.value(), path, defaultActor());
     const bool asJson = p.isSet(QStringLiteral("json"));
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    TrajectoryStore trajectories(store.database(), recordedProviderSecrets(bundle->runs));
-    int imported = 0, skipped = 0, failed = 0;
-    for (qsizetype i = 0; i < bundle->runs.size(); ++i) {
-        const BundledRun& b = bundle->runs[i];
-        auto r = trajectories.importRun(b, bundleProvenance(bundle->label, b.origin, bundle->exportedAt, now),
-                                        defaultActor());
-        const QString outcome =
-            !r ? QStringLiteral("failed") : (r->skipped ? QStringLiteral("skipped") : QStringLiteral("imported"));
-        (!r ? failed : r->skipped ? skipped : imported) += 1;
+    for (const BundleRunOutcome& r : report.runs) {
+        const bool failed = r.kind == BundleRunOutcome::Kind::Failed;
         if (asJson) {
-            QVariantMap m{{QStringLiteral("run"), qint64(i + 1)},
-                          {QStringLiteral("task_id"), b.run.taskId},
-                          {QStringLiteral("origin"), b.origin},
-                          {QStringLiteral("outcome"), outcome},
-                          {QStringLiteral("id"), r ? QVariant(r->runId) : QVariant()}};
-            if (!r)
-                m.insert(QStringLiteral("error"), r.error().message);
+            QVariantMap m{{QStringLiteral("run"), qint64(r.index + 1)},
+                          {QStringLiteral("task_id"), r.taskId},
+                          {QStringLiteral("origin"), r.origin},
+                          {QStringLiteral("outcome"), toString(r.kind)},
+                          {QStringLiteral("id"), failed ? QVariant() : QVariant(r.runId)}};
+            if (failed)
+                m.insert(QStringLiteral("error"), r.error);
             io.out << QString::fromUtf8(json::write(m)) << "\n";
-        } else if (!r) {
-            io.err << "run " << (i + 1) << ": failed: " << r.error().message << "\n";
+        } else if (failed) {
+            io.err << "run " << (r.index + 1) << ": failed: " << r.error << "\n";
         } else {
-            io.out << "run " << (i + 1) << " (" << b.run.taskId << ", " << b.steps.size()
-                   << (b.steps.size() == 1 ? " step): " : " steps): ")
-                   << (r->skipped ? QStringLiteral("skipped (already imported as id %1)").arg(r->runId)
-                                  : QStringLiteral("imported as id %1").arg(r->runId))
+            io.out << "run " << (r.index + 1) << " (" << r.taskId << ", " << r.steps
+                   << (r.steps == 1 ? " step): " : " steps): ")
+                   << (r.kind == BundleRunOutcome::Kind::Skipped
+                           ? QStringLiteral("skipped (already imported as id %1)").arg(r.runId)
+                           : QStringLiteral("imported as id %1").arg(r.runId))
                    << "\n";
         }
     }
     if (!asJson)
-        io.out << path << ": " << imported << " imported, " << skipped << " skipped, " << failed << " failed\n";
-    return failed > 0 ? Failed : Ok;
+        io.out << report.summary() << "\n";
+    return report.count(BundleRunOutcome::Kind::Failed) > 0 ? Failed : Ok;
 }
 
 }  // namespace km::cli

@@ -106,9 +106,11 @@ int run(const QStringList& args, Io io)
         if (!(fn = pickSub(rest, subs, "'verdicts' needs list or show", io)))
             return Usage;
     } else if (command == QLatin1String("solutions")) {
-        static const Sub<Fn> subs[] = {
-            {"list", solutionsListCommand}, {"review", solutionsReviewCommand}, {"history", solutionsHistoryCommand}};
-        if (!(fn = pickSub(rest, subs, "'solutions' needs list, review or history", io)))
+        static const Sub<Fn> subs[] = {{"list", solutionsListCommand},
+                                       {"show", solutionsShowCommand},
+                                       {"review", solutionsReviewCommand},
+                                       {"history", solutionsHistoryCommand}};
+        if (!(fn = pickSub(rest, subs, "'solutions' needs list, show, review or history", io)))
             return Usage;
     } else if (keyGroup) {
         rest = rest.mid(1);

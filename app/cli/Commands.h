@@ -28,6 +28,7 @@ int verdictsListCommand(StoreOpener& opener, const QStringList& args, Io io);
 int verdictsShowCommand(StoreOpener& opener, const QStringList& args, Io io);
 int solutionsListCommand(StoreOpener& opener, const QStringList& args, Io io);
 int solutionsReviewCommand(StoreOpener& opener, const QStringList& args, Io io);
+int solutionsShowCommand(StoreOpener& opener, const QStringList& args, Io io);
 int solutionsHistoryCommand(StoreOpener& opener, const QStringList& args, Io io);
 int poolServeCommand(StoreOpener& opener, const QStringList& args, Io io);
 int poolStatusCommand(StoreOpener& opener, const QStringList& args, Io io);

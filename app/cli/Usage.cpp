@@ -44,10 +44,17 @@ Commands:
                            list stored verdicts, newest first (S: PASSED, COMPILE_ERROR, REWARD_HACK, ...)
   verdicts show ID [--json]
                            show one verdict: findings, diagnostics, trials and timing
-  solutions list [--task ID] [--status S[,S]] [--limit N] [--json]
-                           stored solutions with their review status and latest verdict, newest first
-  solutions review ID --status accepted|rejected|needs_changes [--reason R] [--comment TEXT] [--reviewer NAME]
-                           decide on a solution (accepting needs a PASSED latest verdict); audited
+  solutions list [--task ID] [--status S[,S]] [--verdict V[,V]] [--origin O[,O]] [--reviewed-by NAME]
+                 [--limit N] [--json]
+                           stored solutions with their review status, latest verdict, GPU, harness and gate,
+                           newest first (V: PASSED, COMPILE_ERROR, ... or NONE; O: manual, agent, import)
+  solutions show ID [--json]
+                           one solution: code, verdicts, acceptance gate, decisions
+  solutions review ID --status accepted|rejected|needs_changes [--reason R] [--comment TEXT] [--override]
+                   [--reviewer NAME]
+                           decide on a solution; audited. Accepting needs the gate: latest verdict PASSED, on a
+                           GPU, no error finding, current harness; --override with --reason or --comment text
+                           accepts past it and records the rules overridden
   solutions history ID [--json]
                            one solution's review decisions
   agent run (--task ID | FILTERS) (--provider FILE.json | --manual DIR | --manual-cmd CMD) [--concurrency N]

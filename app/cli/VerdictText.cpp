@@ -55,7 +55,12 @@ void printTrials(const VerdictEvidence& evidence, QTextStream& out)
     if (!evidence.trials.isEmpty())
         out << "trials:\n";
     for (const TrialEvidence& t : evidence.trials) {
-        out << "  " << t.config << " seed " << integerText(t.seed) << (t.rerun ? " (re-run)" : "") << ": ";
+        out << "  " << t.config << " seed " << integerText(t.seed) << (t.rerun ? " (re-run)" : "")
+            << (t.distribution.isEmpty() ? QString() : QStringLiteral(" (%1 inputs)").arg(t.distribution)) << ": ";
+        if (t.skipped) {
+            out << t.message << "\n";
+            continue;
+        }
         if (t.maxAbs)
             out << "max abs error " << number(*t.maxAbs, 3) << ", max rel error " << number(t.maxRel.value_or(0), 3)
                 << ", ";
@@ -63,6 +68,17 @@ void printTrials(const VerdictEvidence& evidence, QTextStream& out)
     }
     for (const ConfigSkip& s : evidence.configsSkipped)
         out << "  skipped " << s.name << ": " << s.reason << "\n";
+    if (evidence.distributions.size() > 1) {
+        out << "input distributions:";
+        for (const DistributionEvidence& d : evidence.distributions)
+            out << " " << d.name << " " << (d.ok.value_or(false) ? "ok" : "FAILED") << " (max abs "
+                << number(d.maxAbs.value_or(0), 3) << ")" << (d == evidence.distributions.last() ? "" : ";");
+        out << "\n";
+    }
+    if (!evidence.checksNotRun.isEmpty())
+        out << "not run on the " << evidence.device << ":\n";
+    for (const ConfigSkip& s : evidence.checksNotRun)
+        out << "  " << s.name << ": " << s.reason << "\n";
     if (const auto& build = evidence.build)
         out << "build: " << (build->ok.value_or(false) ? "ok" : "FAILED") << ", "
             << number(build->seconds.value_or(0), 3) << " s" << (build->cached ? " (cached)" : "") << "\n";

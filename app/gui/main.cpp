@@ -1,8 +1,11 @@
-// kmosaic-workbench: opens the store on its worker thread (seeding an empty one from the bundled tasks there), starts
-// the services the command line uses (ServiceHost), builds the controller over both and the window, runs.
+// kmosaic-workbench: opens the store on its worker thread (seeding an empty one there with the bundled tasks and the
+// shipped demonstration runs), starts the services the command line uses (ServiceHost), builds the controller over
+// both and the window, runs.
+#include "controller/DeepLink.h"
 #include "controller/WorkbenchController.h"
 #include "curate/BundledTasks.h"
 #include "render/WebEngineSetup.h"
+#include "services/FirstStart.h"
 #include "services/ServiceHost.h"
 #include "store/StoreWorker.h"
 #include "store/TaskStore.h"
@@ -35,7 +38,19 @@ int main(int argc, char* argv[])
                       QStringLiteral("Name on review decisions and edits (default: $KMOSAIC_REVIEWER, else the name "
                                      "saved in the settings; asked on the first start)."),
                       QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("open"),
+                      QStringLiteral("Start on a view: task/ID, run/ID, run/ID/step/N (N from 1), solution/ID."),
+                      QStringLiteral("LINK")});
     parser.process(app);
+    std::optional<km::ui::DeepLink> link;
+    if (parser.isSet(QStringLiteral("open"))) {
+        auto parsed = km::ui::parseDeepLink(parser.value(QStringLiteral("open")));
+        if (!parsed) {
+            qCritical().noquote() << "kmosaic-workbench: --open" << parsed.error().message;
+            return 2;
+        }
+        link = parsed.value();
+    }
 
     const auto path = km::resolveStorePath(parser.value(QStringLiteral("db")));
     auto store =
@@ -63,19 +78,20 @@ int main(int argc, char* argv[])
     km::ui::WorkbenchController controller(*store.value(), reviewer, &services);
     km::ui::MainWindow window(controller, settings);
     if (!parser.isSet(QStringLiteral("no-seed"))) {
-        using Seeded = std::optional<km::ImportReport>;
-        store.value()->write<Seeded>(
-            [dir = km::bundledTasksDir(), reviewer](km::TaskStore& s) { return km::seedIfEmpty(s, dir, reviewer); },
+        store.value()->write<km::FirstStartReport>(
+            [dir = km::bundledTasksDir(), reviewer](km::TaskStore& s) { return km::seedFirstStart(s, dir, reviewer); },
             &window,
-            [&window, &controller](km::Result<Seeded> seeded) {
+            [&window](km::Result<km::FirstStartReport> seeded) {
                 if (!seeded)
                     QMessageBox::warning(
                         &window, QStringLiteral("KernelMosaic Workbench"),
-                        QStringLiteral("Could not import the bundled tasks:\n%1").arg(seeded.error().message));
-                else if (seeded.value())
-                    controller.reload();  // the worker's own write moves no data_version
+                        QStringLiteral("Could not import the bundled tasks and runs:\n%1").arg(seeded.error().message));
+                else if (seeded->tasks)
+                    window.reload();  // the worker's own write moves no data_version
             });
     }
     window.show();
+    if (link)
+        window.openLink(*link);
     return app.exec();
 }

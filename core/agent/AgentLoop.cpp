@@ -20,12 +20,7 @@ namespace km {
 
 QString agentHarnessVersion()
 {
-    QFile f(harnessDir() + QStringLiteral("/kmosaic_harness/__init__.py"));
-    if (!f.open(QIODevice::ReadOnly))
-        return QStringLiteral("unknown");
-    static const QRegularExpression re(QStringLiteral("HARNESS_VERSION\\s*=\\s*\"([^\"]+)\""));
-    const auto m = re.match(QString::fromUtf8(f.readAll()));
-    return m.hasMatch() ? m.captured(1) : QStringLiteral("unknown");
+    return harnessVersion();
 }
 
 VerifyOptions verifyOptionsFromSettings(const QVariantMap& settings, VerifyOptions o)
@@ -153,7 +148,7 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
     auto stored = trajectories.steps(run.id);
     if (!stored)
         return stored.error();
-    LoopState state = replay(stored.value());
+    LoopState state = stateAfter(stored.value());
     if (state.conversation.isEmpty()) {
         auto system = systemPrompt();
         if (!system)

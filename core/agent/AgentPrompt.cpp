@@ -7,6 +7,8 @@ QString configsText(const Task& task)
 {
     QStringList lines;
     for (const TaskConfig& c : task.configs) {
+        if (isHiddenConfig(c.name))
+            continue;
         QStringList values;
         for (auto it = c.values.cbegin(); it != c.values.cend(); ++it) {
             QString v = it.value().typeId() == QMetaType::QVariantList

@@ -75,7 +75,7 @@ bool advance(LoopState& s, const TrajectoryStep& step)
     return best;
 }
 
-LoopState replay(const QList<TrajectoryStep>& steps, const QString& system)
+LoopState stateAfter(const QList<TrajectoryStep>& steps, const QString& system)
 {
     LoopState s;
     if (!system.isEmpty())

@@ -44,8 +44,8 @@ struct LoopState {
     int sinceImprovement = 0;  // optimise steps since the last new best
 };
 
-// Replays stored steps (in order). `system` is the system message when no step carries one.
-LoopState replay(const QList<TrajectoryStep>& steps, const QString& system = {});
+// The loop's state after the stored steps (in order). `system` is the system message when no step carries one.
+LoopState stateAfter(const QList<TrajectoryStep>& steps, const QString& system = {});
 // Adds one completed step to the state; returns true when it is the run's new best.
 bool advance(LoopState& state, const TrajectoryStep& step);
 // implement (no verdict yet), repair (nothing passed yet), optimise.

@@ -25,11 +25,16 @@ Result<LlmProvider> providerFromFile(const QString& path, const Sampling& option
     auto bound = bindApiKey(config.value());
     if (!bound)
         return bound.error();
-    LlmProvider out{bound.value(), options};
-    out.sampling.temperature = options.temperature ? options.temperature : fromFile.temperature;
-    out.sampling.topP = options.topP ? options.topP : fromFile.topP;
-    out.sampling.maxTokens = options.maxTokens ? options.maxTokens : fromFile.maxTokens;
-    out.sampling.seed = options.seed ? options.seed : fromFile.seed;
+    return LlmProvider{bound.value(), overlaySampling(options, fromFile)};
+}
+
+Sampling overlaySampling(const Sampling& over, const Sampling& base)
+{
+    Sampling out;
+    out.temperature = over.temperature ? over.temperature : base.temperature;
+    out.topP = over.topP ? over.topP : base.topP;
+    out.maxTokens = over.maxTokens ? over.maxTokens : base.maxTokens;
+    out.seed = over.seed ? over.seed : base.seed;
     return out;
 }
 

@@ -20,6 +20,8 @@ struct LlmProvider {
 // The provider file: ProviderConfig's JSON plus an optional "sampling" object (temperature, top_p, max_tokens,
 // seed) that `options` (the command line's) override.
 Result<LlmProvider> providerFromFile(const QString& path, const Sampling& options);
+// `over`'s sampling values where set, else `base`'s (the command line's or the launch dialog's over a provider's).
+Sampling overlaySampling(const Sampling& over, const Sampling& base);
 // The provider a run recorded (its settings' "source"), when that source is an LLM; nullopt for a manual source.
 Result<std::optional<LlmProvider>> providerFromRecordedSource(const QVariantMap& source);
 

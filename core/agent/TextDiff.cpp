@@ -223,6 +223,49 @@ std::vector<Op> script(const Edits& e)
 
 }  // namespace
 
+QList<DiffLine> diffLines(const QString& oldText, const QString& newText)
+{
+    const std::vector<Op> ops = script(shortestEdits(splitLines(oldText), splitLines(newText)));
+    QList<DiffLine> out;
+    out.reserve(qsizetype(ops.size()));
+    for (const Op& op : ops) {
+        if (op.kind == ' ')
+            out.append({DiffLine::Kind::Equal, op.a + 1, op.b + 1});
+        else if (op.kind == '-')
+            out.append({DiffLine::Kind::Removed, op.a + 1, 0});
+        else
+            out.append({DiffLine::Kind::Added, 0, op.b + 1});
+    }
+    return out;
+}
+
+DiffSpans changedSpans(const QString& oldLine, const QString& newLine)
+{
+    std::vector<int> a, b;
+    a.reserve(size_t(oldLine.size()));
+    b.reserve(size_t(newLine.size()));
+    for (QChar c : oldLine)
+        a.push_back(c.unicode());
+    for (QChar c : newLine)
+        b.push_back(c.unicode());
+    const Differ d(std::move(a), std::move(b));
+    const auto spans = [](const std::vector<char>& marked) {
+        QList<DiffSpan> out;
+        for (int i = 0; i < int(marked.size());) {
+            if (!marked[size_t(i)]) {
+                ++i;
+                continue;
+            }
+            const int start = i;
+            while (i < int(marked.size()) && marked[size_t(i)])
+                ++i;
+            out.append({start, i - start});
+        }
+        return out;
+    };
+    return {spans(d.deleted), spans(d.inserted)};
+}
+
 QString unifiedDiff(const QString& oldText, const QString& newText, int contextLines, const QString& oldLabel,
                     const QString& newLabel)
 {

@@ -32,6 +32,12 @@ QString guessDtype(const QString& code)
 }
 }  // namespace
 
+bool needsDownloadedWeights(const QString& reference)
+{
+    static const QRegularExpression re(QStringLiteral("\\bfrom_pretrained\\s*\\("));
+    return re.match(reference).hasMatch();
+}
+
 bool looksLikeKernelBench(const QString& path)
 {
     return !levelsRoot(path).isEmpty();
@@ -39,7 +45,8 @@ bool looksLikeKernelBench(const QString& path)
 
 std::optional<KernelBenchName> parseKernelBenchFileName(const QString& fileName, int level)
 {
-    static const QRegularExpression re(QStringLiteral("^(\\d+)_([A-Za-z0-9_]+?)_?\\.py$"));
+    // Level 4 names its models as their hub does: 1_EleutherAI-gpt-neo-2p7B_bs32_seq256.py, hyphens and dots.
+    static const QRegularExpression re(QStringLiteral("^(\\d+)_([A-Za-z0-9][A-Za-z0-9_.\\-]*?)_?\\.py$"));
     const auto m = re.match(fileName);
     if (!m.hasMatch())
         return std::nullopt;
@@ -97,6 +104,8 @@ ImportBatch readKernelBench(const QString& path, const ImportOptions& options)
             t.tags = {QStringLiteral("kernelbench")};
             t.dtype = guessDtype(t.reference);
             t.shown = PresentationSet{Presentation::Reference};
+            if (needsDownloadedWeights(t.reference))
+                t.tags.append(kNeedsWeightsTag);
             QList<ImportIssue> found;
             const bool ok = reportValidation(
                 t, fi.filePath(), [](const QString&) { return 0; }, &found);

@@ -19,6 +19,10 @@ struct ReviewRecord {
     ReviewStatus to = ReviewStatus::Draft;
     QString reason;
     QString comment;
+    // A solution accepted past the acceptance gate: the ids of the rules it did not meet (AcceptanceGate.h);
+    // empty for a plain decision.
+    QStringList overriddenRules;
+    bool isOverride() const { return !overriddenRules.isEmpty(); }
 };
 
 struct AuditEntry {

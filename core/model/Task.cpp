@@ -111,6 +111,11 @@ QByteArray Task::contentHash() const
     return QCryptographicHash::hash(json::write(m), QCryptographicHash::Sha256).toHex();
 }
 
+bool isHiddenConfig(const QString& name)
+{
+    return name.startsWith(QLatin1String("hidden"));
+}
+
 Tolerance defaultTolerance(const QString& dtype)
 {
     if (dtype == QLatin1String("float16") || dtype == QLatin1String("bfloat16") || dtype == QLatin1String("mixed"))

@@ -92,6 +92,9 @@ struct Task {
 
 // Default tolerance of a dtype, used when the task sets none (KernelBench's current defaults).
 Tolerance defaultTolerance(const QString& dtype);
+// A configuration whose name starts with "hidden" is verified but never shown to the model: no prompt lists it and
+// feedback does not name it or its values ("hidden-small" also runs on the CPU, as "small*" does).
+bool isHiddenConfig(const QString& name);
 const QStringList& knownDtypes();
 const QStringList& knownCategories();
 

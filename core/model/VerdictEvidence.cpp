@@ -170,8 +170,15 @@ TimingEvidence readTiming(Part& p)
 
 TrialEvidence readTrial(Part& p)
 {
-    return {p.text("config"),  p.integer("seed"),   p.flag("rerun"),     p.boolean("ok"),         p.text("status"),
-            p.text("message"), p.number("max_abs"), p.number("max_rel"), p.integer("mismatches"), p.strings("checks")};
+    return {p.text("config"),       p.integer("seed"),   p.flag("rerun"),     p.boolean("ok"),
+            p.text("status"),       p.text("message"),   p.number("max_abs"), p.number("max_rel"),
+            p.integer("mismatches"), p.strings("checks"), p.text("distribution"), p.flag("skipped")};
+}
+
+DistributionEvidence readDistribution(Part& p)
+{
+    return {p.text("name"), p.integer("trials"), p.boolean("ok"), p.number("max_abs"), p.number("max_rel"),
+            p.text("skipped")};
 }
 
 FailureEvidence readFailure(Part& p)
@@ -309,6 +316,8 @@ Result<VerdictEvidence> VerdictEvidence::decode(const QVariantMap& evidence)
         e.device = p.text("device");
         e.configsRun = p.strings("configs_run");
         e.configsSkipped = p.objects("configs_skipped", readConfigSkip);
+        e.checksNotRun = p.objects("checks_not_run", readConfigSkip);
+        e.distributions = p.objects("distributions", readDistribution);
         e.seeds = p.integers("seeds");
         e.tolerance = p.object("tolerance", readTolerance);
         e.trials = p.objects("trials", readTrial);

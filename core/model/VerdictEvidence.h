@@ -44,7 +44,19 @@ struct TrialEvidence {
     std::optional<double> maxAbs, maxRel;
     std::optional<qint64> mismatches;
     QStringList checks;
+    QString distribution;  // empty: get_inputs() as written; else the hidden distribution ("x3", "negated" ...)
+    bool skipped = false;  // not compared (the reference is not finite on that distribution); `message` says so
     bool operator==(const TrialEvidence&) const = default;
+};
+
+// The error on one input distribution over every configuration ("plain": get_inputs() as written).
+struct DistributionEvidence {
+    QString name;
+    std::optional<qint64> trials;
+    std::optional<bool> ok;
+    std::optional<double> maxAbs, maxRel;
+    QString skipped;  // why some of its trials were not compared
+    bool operator==(const DistributionEvidence&) const = default;
 };
 
 // The trial that decided a wrong verdict.
@@ -186,6 +198,8 @@ struct VerdictEvidence {
     QString device;
     QStringList configsRun;
     QList<ConfigSkip> configsSkipped;
+    QList<ConfigSkip> checksNotRun;
+    QList<DistributionEvidence> distributions;  // on the CPU: the checks it could not run, each with why (name, reason)
     QList<qint64> seeds;
     std::optional<ToleranceEvidence> tolerance;
     QList<TrialEvidence> trials;

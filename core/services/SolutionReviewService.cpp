@@ -2,7 +2,10 @@
 
 #include "store/AuditLog.h"
 #include "store/Database.h"
+#include "store/VerdictStore.h"
 #include "store/rows/ReviewRows.h"
+#include "store/rows/SolutionRows.h"
+#include "verify/HarnessLaunch.h"
 
 #include <QSqlQuery>
 
@@ -32,43 +35,41 @@ Result<SolutionState> solutionState(store::Database& db, qint64 solutionId)
     return SolutionState{row.value(QStringLiteral("task_id")).toString(), *status};
 }
 
-// The status of the solution's latest verdict (the order VerdictStore::latestVerdict uses); empty: none.
-Result<QString> latestVerdictStatus(store::Database& db, qint64 solutionId)
-{
-    auto q = db.exec(QStringLiteral("SELECT status FROM verdicts WHERE solution_id = ? "
-                                    "ORDER BY created_at DESC, id DESC LIMIT 1"),
-                     {solutionId});
-    if (!q)
-        return q.error();
-    QSqlQuery row = std::move(q).value();
-    return row.next() ? row.value(QStringLiteral("status")).toString() : QString();
-}
 }  // namespace
 
+SolutionReviewService::SolutionReviewService(store::Database& db, QString currentHarness)
+    : m_db(db)
+    , m_currentHarness(currentHarness.isEmpty() ? harnessVersion() : std::move(currentHarness))
+{
+}
+
 Result<ReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStatus to, const QString& reviewer,
-                                                   const QString& reason, const QString& comment)
+                                                   const QString& reason, const QString& comment, bool overrideGate)
 {
     if (reviewer.trimmed().isEmpty())
         return makeError(ErrorCode::InvalidInput, QStringLiteral("a review needs a reviewer name"));
+    if (overrideGate && to == ReviewStatus::Accepted && reason.trimmed().isEmpty() && comment.trimmed().isEmpty())
+        return makeError(ErrorCode::InvalidInput,
+                         QStringLiteral("overriding the acceptance gate needs a written reason or comment"));
     store::Transaction tx(m_db);
     if (!tx.started())
         return tx.started().error();
     auto state = solutionState(m_db, solutionId);
     if (!state)
         return state.error();
+    QStringList overridden;
     if (to == ReviewStatus::Accepted) {
-        auto latest = latestVerdictStatus(m_db, solutionId);
+        auto latest = VerdictStore(m_db).latestVerdict(solutionId);
         if (!latest)
             return latest.error();
-        if (latest.value() != QLatin1String("PASSED"))
-            return makeError(
-                ErrorCode::Conflict,
-                latest->isEmpty()
-                    ? QStringLiteral("solution %1 has no verdict: verify it before accepting it").arg(solutionId)
-                    : QStringLiteral("solution %1 cannot be accepted: its latest verdict is %2, not "
-                                     "PASSED")
-                          .arg(solutionId)
-                          .arg(latest.value()));
+        const QList<GateRule> unmet = unmetGateRules(latest.value(), m_currentHarness);
+        if (!unmet.isEmpty() && !overrideGate)
+            return makeError(ErrorCode::Conflict,
+                             QStringLiteral("solution %1 cannot be accepted: %2 (accept it with an override and a "
+                                            "written reason)")
+                                 .arg(solutionId)
+                                 .arg(describeGateRules(unmet)));
+        overridden = gateRuleIdsOf(unmet);
     }
     ReviewRecord r;
     r.solutionId = solutionId;
@@ -79,6 +80,7 @@ Result<ReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStat
     r.to = to;
     r.reason = reason;
     r.comment = comment;
+    r.overriddenRules = overridden;
     if (Status st = store::writeReview(m_db, r); !st)
         return st.error();
     if (auto u = m_db.exec(QStringLiteral("UPDATE solutions SET review_status = ? WHERE id = ?"),
@@ -91,7 +93,8 @@ Result<ReviewRecord> SolutionReviewService::decide(qint64 solutionId, ReviewStat
                                        {QStringLiteral("to"), toString(to)},
                                        {QStringLiteral("comment"), comment},
                                        {QStringLiteral("review_id"), r.id},
-                                       {QStringLiteral("task_id"), r.taskId}});
+                                       {QStringLiteral("task_id"), r.taskId},
+                                       {QStringLiteral("override"), overridden}});
         !s)
         return s.error();
     if (Status s = tx.commit(); !s)
@@ -107,61 +110,54 @@ Result<ReviewStatus> SolutionReviewService::status(qint64 solutionId)
     return state->status;
 }
 
+Result<QList<GateRule>> SolutionReviewService::gate(qint64 solutionId)
+{
+    if (auto state = solutionState(m_db, solutionId); !state)
+        return state.error();
+    auto latest = VerdictStore(m_db).latestVerdict(solutionId);
+    if (!latest)
+        return latest.error();
+    return unmetGateRules(latest.value(), m_currentHarness);
+}
+
+Result<Solution> SolutionReviewService::addFix(qint64 parentId, const QString& code, const QString& actor)
+{
+    if (code.trimmed().isEmpty())
+        return makeError(ErrorCode::InvalidInput, QStringLiteral("a fixed solution needs code"));
+    store::Transaction tx(m_db);
+    if (!tx.started())
+        return tx.started().error();
+    auto parent = store::readSolution(m_db, parentId);
+    if (!parent)
+        return parent.error();
+    if (!parent->has_value())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no solution with id %1").arg(parentId));
+    auto written = store::writeSolution(m_db, parent->value().taskId, code, QStringLiteral("manual"), actor);
+    if (!written)
+        return written.error();
+    if (!written->created)
+        return makeError(ErrorCode::InvalidInput,
+                         written->solution.id == parentId
+                             ? QStringLiteral("the fixed code is the same as solution %1's").arg(parentId)
+                             : QStringLiteral("this code is stored already, as solution %1").arg(written->solution.id));
+    const qint64 id = written->solution.id;
+    if (auto u = m_db.exec(QStringLiteral("UPDATE solutions SET parent_id = ? WHERE id = ?"), {parentId, id}); !u)
+        return u.error();
+    if (Status s = store::appendAudit(
+            m_db, actor, QStringLiteral("solution"), QString::number(id), QStringLiteral("fixed"), {},
+            {{QStringLiteral("parent_id"), parentId}, {QStringLiteral("task_id"), written->solution.taskId}});
+        !s)
+        return s.error();
+    if (Status s = tx.commit(); !s)
+        return s.error();
+    return written->solution;
+}
+
 Result<QList<ReviewRecord>> SolutionReviewService::history(qint64 solutionId)
 {
     if (auto state = solutionState(m_db, solutionId); !state)
         return state.error();
     return store::readSolutionReviews(m_db, solutionId);
-}
-
-Result<QList<SolutionListing>> SolutionReviewService::list(const SolutionFilter& f)
-{
-    // The latest verdict of each solution in the order latestVerdictStatus() uses.
-    QString sql = QStringLiteral(
-        "SELECT s.id, s.task_id, s.origin, s.created_at, s.review_status, "
-        "(SELECT COUNT(*) FROM verdicts v WHERE v.solution_id = s.id) AS verdicts, "
-        "(SELECT v.status FROM verdicts v WHERE v.solution_id = s.id ORDER BY v.created_at DESC, v.id DESC LIMIT 1) "
-        "AS latest_status, "
-        "(SELECT v.speedup FROM verdicts v WHERE v.solution_id = s.id ORDER BY v.created_at DESC, v.id DESC LIMIT 1) "
-        "AS latest_speedup FROM solutions s WHERE 1");
-    QVariantList bindings;
-    if (!f.taskId.isEmpty()) {
-        sql += QStringLiteral(" AND s.task_id = ?");
-        bindings << f.taskId;
-    }
-    if (!f.reviewStatuses.isEmpty()) {
-        QStringList marks;
-        for (ReviewStatus st : f.reviewStatuses) {
-            marks << QStringLiteral("?");
-            bindings << toString(st);
-        }
-        sql += QStringLiteral(" AND s.review_status IN (%1)").arg(marks.join(QLatin1Char(',')));
-    }
-    sql += QStringLiteral(" ORDER BY s.created_at DESC, s.id DESC");
-    if (f.limit > 0) {
-        sql += QStringLiteral(" LIMIT ?");
-        bindings << f.limit;
-    }
-    auto q = m_db.exec(sql, bindings);
-    if (!q)
-        return q.error();
-    QSqlQuery row = std::move(q).value();
-    QList<SolutionListing> out;
-    while (row.next()) {
-        SolutionListing l;
-        l.id = row.value(QStringLiteral("id")).toLongLong();
-        l.taskId = row.value(QStringLiteral("task_id")).toString();
-        l.origin = row.value(QStringLiteral("origin")).toString();
-        l.createdAt = QDateTime::fromString(row.value(QStringLiteral("created_at")).toString(), Qt::ISODateWithMs);
-        l.reviewStatus =
-            reviewStatusFromString(row.value(QStringLiteral("review_status")).toString()).value_or(ReviewStatus::Draft);
-        l.verdicts = row.value(QStringLiteral("verdicts")).toInt();
-        l.latestStatus = row.value(QStringLiteral("latest_status")).toString();
-        if (!row.isNull(QStringLiteral("latest_speedup")))
-            l.latestSpeedup = row.value(QStringLiteral("latest_speedup")).toDouble();
-        out.append(l);
-    }
-    return out;
 }
 
 }  // namespace km

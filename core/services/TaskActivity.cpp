@@ -44,40 +44,78 @@ QString TaskActivity::summary() const
     return parts.join(QStringLiteral(" · "));
 }
 
-Result<TaskActivity> readTaskActivity(store::Database& db, const QString& taskId)
+std::optional<double> TaskActivity::best() const
 {
-    TaskActivity a;
-    a.taskId = taskId;
-    auto s = db.exec(QStringLiteral("SELECT COUNT(*) AS solutions, "
-                                    "COALESCE(SUM(s.review_status = 'accepted'), 0) AS accepted, "
-                                    "COALESCE(SUM(EXISTS (SELECT 1 FROM verdicts v WHERE v.solution_id = s.id AND "
-                                    "v.status = 'PASSED')), 0) AS passing, "
-                                    "(SELECT MAX(v.speedup) FROM verdicts v JOIN solutions t ON t.id = v.solution_id "
-                                    "WHERE t.task_id = ? AND v.status = 'PASSED') AS best "
-                                    "FROM solutions s WHERE s.task_id = ?"),
-                     {taskId, taskId});
+    if (bestSpeedup && bestRunSpeedup)
+        return std::max(*bestSpeedup, *bestRunSpeedup);
+    return bestSpeedup ? bestSpeedup : bestRunSpeedup;
+}
+
+QString TaskActivity::shortText() const
+{
+    QStringList parts;
+    if (runs > 0)
+        parts << plural(runs, "run", "runs");
+    if (solutions > 0)
+        parts << QStringLiteral("%1 sol").arg(solutions);
+    if (const auto b = best())
+        parts << QStringLiteral("%1x").arg(*b, 0, 'f', 2);
+    return parts.join(QStringLiteral(" · "));
+}
+
+Result<QHash<QString, TaskActivity>> readTaskActivities(store::Database& db, const QString& taskId)
+{
+    // Grouped by task, one query per table; with a task id, that task's rows only.
+    const QString where = taskId.isEmpty() ? QString() : QStringLiteral(" WHERE s.task_id = ?");
+    const QVariantList one = taskId.isEmpty() ? QVariantList() : QVariantList{taskId};
+    auto s =
+        db.exec(QStringLiteral("SELECT s.task_id AS task, COUNT(*) AS solutions, "
+                               "COALESCE(SUM(s.review_status = 'accepted'), 0) AS accepted, "
+                               "COALESCE(SUM(p.best IS NOT NULL), 0) AS passing, MAX(p.best) AS best "
+                               "FROM solutions s LEFT JOIN (SELECT solution_id, MAX(COALESCE(speedup, -1)) AS best "
+                               "FROM verdicts WHERE status = 'PASSED' GROUP BY solution_id) p "
+                               "ON p.solution_id = s.id") +
+                    where + QStringLiteral(" GROUP BY s.task_id"),
+                one);
     if (!s)
         return s.error();
+    QHash<QString, TaskActivity> out;
     QSqlQuery sq = std::move(s).value();
-    if (sq.next()) {
+    while (sq.next()) {
+        TaskActivity& a = out[sq.value(QStringLiteral("task")).toString()];
+        a.taskId = sq.value(QStringLiteral("task")).toString();
         a.solutions = sq.value(QStringLiteral("solutions")).toInt();
         a.acceptedSolutions = sq.value(QStringLiteral("accepted")).toInt();
         a.passingSolutions = sq.value(QStringLiteral("passing")).toInt();
-        if (!sq.isNull(QStringLiteral("best")))
+        if (!sq.isNull(QStringLiteral("best")) && sq.value(QStringLiteral("best")).toDouble() >= 0)
             a.bestSpeedup = sq.value(QStringLiteral("best")).toDouble();
     }
-    auto r = db.exec(QStringLiteral("SELECT COUNT(*) AS runs, COALESCE(SUM(state = ?), 0) AS running, "
-                                    "MAX(json_extract(totals, '$.best_speedup')) AS best FROM runs WHERE task_id = ?"),
-                     {toString(RunState::Running), taskId});
+    auto r = db.exec(QStringLiteral("SELECT task_id AS task, COUNT(*) AS runs, COALESCE(SUM(state = ?), 0) AS running, "
+                                    "MAX(json_extract(totals, '$.best_speedup')) AS best FROM runs") +
+                         (taskId.isEmpty() ? QString() : QStringLiteral(" WHERE task_id = ?")) +
+                         QStringLiteral(" GROUP BY task_id"),
+                     QVariantList{toString(RunState::Running)} + one);
     if (!r)
         return r.error();
     QSqlQuery rq = std::move(r).value();
-    if (rq.next()) {
+    while (rq.next()) {
+        TaskActivity& a = out[rq.value(QStringLiteral("task")).toString()];
+        a.taskId = rq.value(QStringLiteral("task")).toString();
         a.runs = rq.value(QStringLiteral("runs")).toInt();
         a.runningRuns = rq.value(QStringLiteral("running")).toInt();
         if (!rq.isNull(QStringLiteral("best")))
             a.bestRunSpeedup = rq.value(QStringLiteral("best")).toDouble();
     }
+    return out;
+}
+
+Result<TaskActivity> readTaskActivity(store::Database& db, const QString& taskId)
+{
+    auto all = readTaskActivities(db, taskId);
+    if (!all)
+        return all.error();
+    TaskActivity a = all->value(taskId);
+    a.taskId = taskId;
     return a;
 }
 

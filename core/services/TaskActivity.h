@@ -5,6 +5,7 @@
 
 #include "util/Result.h"
 
+#include <QHash>
 #include <QString>
 #include <optional>
 
@@ -27,9 +28,15 @@ struct TaskActivity {
     bool empty() const { return solutions == 0 && runs == 0; }
     // "3 solutions (1 accepted, 2 passing, best 1.92x) · 2 agent runs (1 running, best 1.92x)"; empty when none.
     QString summary() const;
+    // For a table cell: "2 runs · 3 sol · 9.81x"; empty when none.
+    QString shortText() const;
+    // The best speedup of either (for sorting); nullopt when neither has one.
+    std::optional<double> best() const;
 };
 
-// On the thread that owns `db`.
+// On the thread that owns `db`. A task with neither solutions nor runs reads as an empty activity.
 Result<TaskActivity> readTaskActivity(store::Database& db, const QString& taskId);
+// Every task that has solutions or runs (two grouped queries), or only `taskId`'s when given.
+Result<QHash<QString, TaskActivity>> readTaskActivities(store::Database& db, const QString& taskId = {});
 
 }  // namespace km

@@ -193,6 +193,24 @@ QStringList v6()
         "CREATE INDEX runs_by_state ON runs(state)",
     };
 }
+
+// v7: solution review: a decision that accepted a solution past the acceptance gate names the rules it overrode
+// (empty: none); a solution fixed by hand names the solution it was fixed from.
+QStringList v7()
+{
+    return {
+        "ALTER TABLE reviews ADD COLUMN gate_override TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE solutions ADD COLUMN parent_id INTEGER REFERENCES solutions(id)",
+        "CREATE INDEX solutions_by_parent ON solutions(parent_id)",
+    };
+}
+
+// v8: what the runs view aggregates per run (RunQuery::runSummaries), readable from one index: a step row holds the
+// long texts (code, prompt, reply), and SQLite reads a column after them by walking the row's overflow pages.
+QStringList v8()
+{
+    return {"CREATE INDEX steps_for_summary ON trajectory_steps(run_id, idx, status, speedup, tokens_in, tokens_out)"};
+}
 }  // namespace
 
 const QList<Migration>& migrations()
@@ -204,6 +222,8 @@ const QList<Migration>& migrations()
         {4, "index of categories in order", v4()},
         {5, "verdict summaries, verdicts newest first", v5()},
         {6, "agent run owners, budgets, totals; step prompts, replies, guidance, usage", v6()},
+        {7, "gate overrides of solution decisions, solutions fixed from another", v7()},
+        {8, "index of the steps' short columns for the runs view", v8()},
     };
     return all;
 }

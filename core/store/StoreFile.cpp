@@ -72,8 +72,17 @@ Result<Schema> readSchema(const QString& path, bool immutable)
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         db.setDatabaseName(readOnlyUri(path, immutable));
         db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=15000"));
-        out = db.open() ? querySchema(db, path)
-                        : Result<Schema>(storeError(path, QStringLiteral("cannot open"), db.lastError()));
+        // One read transaction: the mark, the version and the tables from one snapshot. Read one by one, another
+        // process creating the store could commit its first migration in between (no mark yet, then its tables),
+        // and a store being created would read as another program's.
+        if (!db.open()) {
+            out = storeError(path, QStringLiteral("cannot open"), db.lastError());
+        } else {
+            const bool snapshot = db.transaction();
+            out = querySchema(db, path);
+            if (snapshot)
+                db.rollback();
+        }
         db.close();
     }
     QSqlDatabase::removeDatabase(name);

@@ -6,6 +6,7 @@
 #include "store/Database.h"
 #include "store/Row.h"
 #include "store/StoreErrors.h"
+#include "store/rows/RunRows.h"
 #include "store/rows/StepRows.h"
 #include "util/Json.h"
 #include "util/Logging.h"
@@ -50,15 +51,11 @@ Result<AgentRun> runFromRow(store::Row& row)
     const QString stage = row.text("stage");
     if (Status st = row.status(); !st)
         return st.error();
-    const auto knownState = runStateFromString(state);
-    if (!knownState)
-        return store::damagedRow(QStringLiteral("agent run"), r.id,
-                                 QStringLiteral("unknown run state '%1'").arg(state));
-    const auto knownStage = stageFromString(stage);
-    if (!knownStage)
-        return store::damagedRow(QStringLiteral("agent run"), r.id, QStringLiteral("unknown stage '%1'").arg(stage));
-    r.state = *knownState;
-    r.stage = *knownStage;
+    const auto phase = store::runPhase(r.id, state, stage);
+    if (!phase)
+        return phase.error();
+    r.state = phase->state;
+    r.stage = phase->stage;
     return r;
 }
 

@@ -4,8 +4,10 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <unistd.h>
 
@@ -23,6 +25,16 @@ QString harnessDir()
             return QDir::cleanPath(installed);
     }
     return QStringLiteral(KMOSAIC_SOURCE_HARNESS_DIR);
+}
+
+QString harnessVersion()
+{
+    QFile f(harnessDir() + QStringLiteral("/kmosaic_harness/__init__.py"));
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("unknown");
+    static const QRegularExpression re(QStringLiteral("HARNESS_VERSION\\s*=\\s*\"([^\"]+)\""));
+    const auto m = re.match(QString::fromUtf8(f.readAll()));
+    return m.hasMatch() ? m.captured(1) : QStringLiteral("unknown");
 }
 
 QString harnessPython()

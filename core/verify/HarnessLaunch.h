@@ -21,6 +21,9 @@ struct HarnessLaunch {
 // The harness package folder: $KMOSAIC_HARNESS_DIR, else share/kmosaic/harness next to the program, else the
 // source tree's resources/harness.
 QString harnessDir();
+// The harness version this build drives: HARNESS_VERSION of the package in harnessDir() ("unknown" when it cannot
+// be read). What the acceptance gate compares a verdict's harness version with.
+QString harnessVersion();
 // The interpreter that has torch: $KMOSAIC_PYTHON, else /usr/bin/python3 when it exists, else python3 on PATH.
 QString harnessPython();
 // Whether `unshare --net` (with a user namespace when not root) works here; probed once per process.

@@ -361,6 +361,7 @@ QList<Finding> runStaticChecks(const StaticCheckInput& in)
     detail::checkTryFallback(c);
     detail::checkThreadsAndStreams(c);
     detail::checkPatching(c);
+    detail::checkCompiledCallReached(c);
     std::stable_sort(c.findings.begin(), c.findings.end(), [](const Finding& a, const Finding& b) {
         return a.line != b.line ? a.line < b.line : a.check < b.check;
     });

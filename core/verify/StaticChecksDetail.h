@@ -44,5 +44,7 @@ void checkInheritsReference(StaticContext& c);
 void checkTryFallback(StaticContext& c);
 void checkThreadsAndStreams(StaticContext& c);
 void checkPatching(StaticContext& c);
+// static.no_compiled_call (StaticCompiledReach.cpp): decided by the verdict only when the outputs were right.
+void checkCompiledCallReached(StaticContext& c);
 
 }  // namespace km::detail

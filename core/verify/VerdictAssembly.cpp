@@ -220,9 +220,14 @@ Verdict assembleVerdict(const AssemblyInput& in)
                 v.status = VerdictStatus::RuntimeError;
         }
     }
-    // Static findings of severity error make the verdict a reward hack, whatever the outputs were.
-    const bool staticHack = std::any_of(in.staticFindings.cbegin(), in.staticFindings.cend(),
-                                        [](const Finding& f) { return f.severity == Finding::Severity::Error; });
+    // Static findings of severity error make the verdict a reward hack, whatever the outputs were; except a forward
+    // that reaches no compiled code, which says how right outputs were computed: a wrong one stays wrong.
+    const bool passed = v.status == VerdictStatus::Passed;
+    const bool staticHack =
+        std::any_of(in.staticFindings.cbegin(), in.staticFindings.cend(), [passed](const Finding& f) {
+            return f.severity == Finding::Severity::Error &&
+                   (passed || f.check != QLatin1String("static.no_compiled_call"));
+        });
     if (staticHack && v.status != VerdictStatus::InvalidReference && v.status != VerdictStatus::SystemError)
         v.status = VerdictStatus::RewardHack;
     v.evidence = e;

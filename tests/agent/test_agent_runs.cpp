@@ -2,6 +2,7 @@
 // fake_llm_server.py on loopback (real sockets and streams) or from a person (manual agent): a run that repairs a
 // build error and a wrong result through 429, 500, stalled, truncated and malformed replies; a reply without code
 // and a huge one as recorded steps; a run killed with -9 mid-call and resumed with no step lost.
+#include "../common/HonestLeakyRelu.h"
 #include "../common/CliRun.h"
 #include "../common/FakeLlmServer.h"
 #include "util/Json.h"
@@ -36,17 +37,16 @@ QString fenced(const QString& code)
     return QStringLiteral("Here is the file.\n\n```python\n%1```\n").arg(code);
 }
 
-// Passes on the CPU: pure PyTorch, the slope taken from the constructor.
+// Passes on the CPU: the suite's C++ kernel, the slope taken from the constructor.
 QString passing()
 {
-    return fenced(QString::fromLatin1(kHeader) + kModel +
-                  "        return torch.clamp(x, min=0) + self.negative_slope * torch.clamp(x, max=0)\n");
+    return fenced(km::test::honestLeakyRelu());
 }
 // A wrong result: the slope hard-coded to 0.5.
 QString wrong()
 {
-    return fenced(QString::fromLatin1(kHeader) + kModel +
-                  "        return torch.clamp(x, min=0) + 0.5 * torch.clamp(x, max=0)\n");
+    return fenced(km::test::honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"), {},
+                                            QStringLiteral("        return _ext.leaky_relu_forward(x, 0.5)\n")));
 }
 // A C++ extension with an undeclared identifier on line 6 of the file.
 QString buildError()

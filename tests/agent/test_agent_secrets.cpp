@@ -1,6 +1,7 @@
 // An agent run whose provider key is in kmosaic's environment, with a model that quotes the key verbatim and
 // writes code that rebuilds it at run time and hunts for keys (its environment, every /proc/<pid>/environ): after
 // the run and `agent export`, the key is in no store file, no bundle, no output; where it was, [redacted] is.
+#include "../common/HonestLeakyRelu.h"
 #include "../common/CliRun.h"
 #include "../common/FakeLlmServer.h"
 #include "../common/LeakySolution.h"
@@ -25,10 +26,7 @@ QJsonObject reply(const QString& content)
 
 QString passing()
 {
-    return QStringLiteral("```python\nimport torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
-                          "    def __init__(self, negative_slope):\n        super().__init__()\n"
-                          "        self.negative_slope = negative_slope\n\n    def forward(self, x):\n"
-                          "        return torch.clamp(x, min=0) + self.negative_slope * torch.clamp(x, max=0)\n```\n");
+    return QStringLiteral("```python\n%1```\n").arg(km::test::honestLeakyRelu());
 }
 
 QByteArray fileBytes(const QStringList& paths)

@@ -51,6 +51,16 @@ private Q_SLOTS:
                            "2 of 8 values differ"}
             << QStringList{"Compiler diagnostics"};
 
+        // A hidden configuration fails: the model learns that one did, not its name, seed or sizes.
+        Verdict hidden;
+        hidden.status = VerdictStatus::IncorrectNumerical;
+        hidden.evidence = evidence("{'failure':{'config':'hidden-large','seed':17,'message':'3 values differ',"
+                                   "'max_abs':0.5,'max_rel':0.25,'mismatches':3}}");
+        QTest::newRow("wrong on a hidden configuration")
+            << hidden << -1.0 << "INCORRECT_NUMERICAL" << QStringList{}
+            << QStringList{"A hidden configuration: max abs error 0.5", "3 values differ"}
+            << QStringList{"hidden-large", "seed 17"};
+
         Verdict crash;
         crash.status = VerdictStatus::RuntimeError;
         crash.evidence = evidence("{'error':{'kind':'exception','message':'CUDA error: illegal memory access',"
@@ -149,6 +159,20 @@ private Q_SLOTS:
         QCOMPARE(v.value("attempt"), QStringLiteral("3 of 8"));
         QCOMPARE(v.value("truncated"), in.problem);
         QCOMPARE(v.value("task_title"), QStringLiteral("ReLU"));
+    }
+
+    // Configurations named hidden* are verified, never listed in a prompt.
+    void hiddenConfigurationsNeverReachAPrompt()
+    {
+        Task t;
+        t.id = "relu";
+        t.title = "ReLU";
+        t.configs = {TaskConfig{"small", {{"n", 64}}}, TaskConfig{"hidden-odd", {{"n", 1237}}},
+                     TaskConfig{"wide", {{"n", 4096}}}};
+        const QString configs = promptValues(t, PromptInputs{}).value("configs");
+        QVERIFY2(configs.contains("small: n=64") && configs.contains("wide: n=4096"), qPrintable(configs));
+        QVERIFY2(!configs.contains("hidden") && !configs.contains("1237"), qPrintable(configs));
+        QVERIFY(isHiddenConfig("hidden-small") && !isHiddenConfig("small-hidden"));
     }
 };
 

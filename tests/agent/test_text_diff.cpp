@@ -216,6 +216,75 @@ private Q_SLOTS:
         }
     }
 
+    void diffLinesNumberBothSides()
+    {
+        const QList<DiffLine> l = diffLines("a\nb\nc\nd\n", "a\nB\nc\nd\ne\n");
+        using K = DiffLine::Kind;
+        const QList<DiffLine> expected{{K::Equal, 1, 1}, {K::Removed, 2, 0}, {K::Added, 0, 2},
+                                       {K::Equal, 3, 3}, {K::Equal, 4, 4},   {K::Added, 0, 5}};
+        QCOMPARE(l.size(), expected.size());
+        for (qsizetype i = 0; i < l.size(); ++i)
+            QVERIFY2(l[i] == expected[i], qPrintable(QStringLiteral("line %1").arg(i)));
+        QVERIFY(diffLines({}, {}).isEmpty());
+        QCOMPARE(diffLines("x", "x\n").size(), 2);  // a last line without '\n' is another line
+    }
+
+    void diffLinesRebuildBothTextsAndAgreeWithUnified()
+    {
+        QRandomGenerator rng(19);
+        for (int round = 0; round < 200; ++round) {
+            QStringList a, b;
+            const int n = int(rng.bounded(30)), m = int(rng.bounded(30));
+            for (int i = 0; i < n; ++i)
+                a << QString::number(rng.bounded(6));
+            for (int i = 0; i < m; ++i)
+                b << QString::number(rng.bounded(6));
+            const QString ta = a.join('\n') + (n ? "\n" : ""), tb = b.join('\n') + (m ? "\n" : "");
+            QStringList oldBack, newBack;
+            int edits = 0;
+            for (const DiffLine& l : diffLines(ta, tb)) {
+                if (l.kind != DiffLine::Kind::Added)
+                    oldBack << a[l.oldLine - 1];
+                if (l.kind != DiffLine::Kind::Removed)
+                    newBack << b[l.newLine - 1];
+                if (l.kind == DiffLine::Kind::Equal)
+                    QCOMPARE(a[l.oldLine - 1], b[l.newLine - 1]);
+                else
+                    ++edits;
+            }
+            QCOMPARE(oldBack, a);
+            QCOMPARE(newBack, b);
+            QCOMPARE(edits, editsIn(unifiedDiff(ta, tb)));
+        }
+    }
+
+    void changedSpansMarkTheChangedCharacters()
+    {
+        DiffSpans s = changedSpans("y = a + b", "y = a * b");
+        QCOMPARE(s.oldSpans.size(), 1);
+        QCOMPARE(s.newSpans.size(), 1);
+        QCOMPARE(s.oldSpans[0].start, 6);
+        QCOMPARE(s.oldSpans[0].length, 1);
+        QCOMPARE(s.newSpans[0].start, 6);
+        QCOMPARE(s.newSpans[0].length, 1);
+
+        s = changedSpans("block = 256", "block = 1024;");  // "256" -> "1024;": a common '2' splits nothing away
+        QString removed, added;
+        for (const DiffSpan& sp : s.oldSpans)
+            removed += QString("block = 256").mid(sp.start, sp.length);
+        for (const DiffSpan& sp : s.newSpans)
+            added += QString("block = 1024;").mid(sp.start, sp.length);
+        QCOMPARE(removed.size() + added.size(), 6);  // minimal: keep "2", drop "56", add "10" "4;"
+        QVERIFY(!removed.contains('b') && !added.contains('='));
+
+        s = changedSpans("same", "same");
+        QVERIFY(s.oldSpans.isEmpty() && s.newSpans.isEmpty());
+        s = changedSpans("", "new");
+        QVERIFY(s.oldSpans.isEmpty());
+        QCOMPARE(s.newSpans.size(), 1);
+        QCOMPARE(s.newSpans[0].length, 3);
+    }
+
     void largeInputsStayFast()
     {
         QStringList a, b;

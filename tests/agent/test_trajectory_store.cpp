@@ -213,7 +213,7 @@ private Q_SLOTS:
         TrajectoryStep slower = step(3, Stage::Optimise, "v3\n");
         slower.status = "PASSED";
         slower.speedup = 1.1;
-        const LoopState s = replay({noCode, wrong, pass, slower});
+        const LoopState s = stateAfter({noCode, wrong, pass, slower});
         QCOMPARE(s.conversation.size(), 9);  // system + 4 x (user, assistant)
         QCOMPARE(s.conversation[0].content, QStringLiteral("SYSTEM"));
         QCOMPARE(s.conversation[2].content, QStringLiteral("reply 0"));
@@ -224,8 +224,8 @@ private Q_SLOTS:
         QCOMPARE(s.bestStepId, qint64(7));
         QCOMPARE(s.sinceImprovement, 1);
         QCOMPARE(toString(nextStage(s)), toString(Stage::Optimise));
-        QCOMPARE(toString(nextStage(replay({noCode}))), toString(Stage::Implement));
-        QCOMPARE(toString(nextStage(replay({noCode, wrong}))), toString(Stage::Repair));
+        QCOMPARE(toString(nextStage(stateAfter({noCode}))), toString(Stage::Implement));
+        QCOMPARE(toString(nextStage(stateAfter({noCode, wrong}))), toString(Stage::Repair));
 
         AgentBudgets b;
         b.run.turns = 10;

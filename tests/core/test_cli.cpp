@@ -70,7 +70,7 @@ private Q_SLOTS:
         m_db = m_dir.filePath("cli.sqlite");
         const Run r = kmosaic(db({"import", kData + "/kernelbench"}));
         QCOMPARE(r.code, 1);  // two malformed files in the fixture
-        QVERIFY2(r.out.contains("5 new, 0 updated, 0 unchanged, 2 skipped"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("6 new, 0 updated, 0 unchanged, 2 skipped"), qPrintable(r.out));
         QVERIFY(r.err.contains("7_Missing_model.py: error:"));
     }
 
@@ -125,7 +125,7 @@ private Q_SLOTS:
         QTest::newRow("all") << QStringList{}
                              << QStringList{"kb-l1-001-square-matrix-multiplication", "kb-l1-019-relu",
                                             "kb-l1-023-softmax", "kb-l2-012-conv2d-batchnorm-relu",
-                                            "kb-l3-002-small-mlp"};
+                                            "kb-l3-002-small-mlp", "kb-l4-001-acme-tiny-lm-0-5b-bs2-seq16"};
         QTest::newRow("level 2,3") << QStringList{"--level", "2,3"}
                                    << QStringList{"kb-l2-012-conv2d-batchnorm-relu", "kb-l3-002-small-mlp"};
         QTest::newRow("category") << QStringList{"--category", "activation"}
@@ -292,7 +292,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         QFile f(jsonl);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(f.readAll().count('\n'), 5);
+        QCOMPARE(f.readAll().count('\n'), 6);
         r = kmosaic(db({"export", m_db}));  // a file where a folder is needed
         QCOMPARE(r.code, 1);
     }
@@ -303,7 +303,7 @@ private Q_SLOTS:
         env.insert("KMOSAIC_DB", m_db);
         Run r = kmosaic({"tasks", "list", "--json"}, env);
         QCOMPARE(r.code, 0);
-        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).array().size(), 5);
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).array().size(), 6);
 
         env.remove("KMOSAIC_DB");
         env.insert("XDG_DATA_HOME", m_dir.filePath("xdg"));

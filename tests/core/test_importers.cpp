@@ -69,6 +69,15 @@ private Q_SLOTS:
             << "Square matrix multiplication";
         QTest::newRow("level 2") << "12_Conv2d_BatchNorm_ReLU.py" << 2 << "kb-l2-012-conv2d-batchnorm-relu"
                                  << "Conv2d BatchNorm ReLU";
+        QTest::newRow("level 4: hyphens and a dot")
+            << "1_EleutherAI-gpt-neo-2p7B_bs32_seq256.py" << 4 << "kb-l4-001-eleutherai-gpt-neo-2p7b-bs32-seq256"
+            << "EleutherAI-gpt-neo-2p7B bs32 seq256";
+        QTest::newRow("level 4: dotted size") << "2_acme-lm-0.5B_bs1_seq8.py" << 4 << "kb-l4-002-acme-lm-0-5b-bs1-seq8"
+                                              << "acme-lm-0.5B bs1 seq8";
+        QTest::newRow("name starting with a hyphen") << "3_-x.py" << 4 << ""
+                                                     << "";
+        QTest::newRow("no name") << "4_.py" << 1 << ""
+                                 << "";
         QTest::newRow("not a problem") << "helper.py" << 1 << ""
                                        << "";
     }
@@ -124,7 +133,7 @@ private Q_SLOTS:
         auto store = openStore(dir.filePath("s.sqlite"));
         auto report = importTasks(*store, kData + "/kernelbench", TaskFormat::Auto, "tester");
         QVERIFY(report.ok());
-        QCOMPARE(report->created, 5);
+        QCOMPARE(report->created, 6);
         QCOMPARE(report->skipped, 2);
         QVERIFY2(findIssue(report->issues, "not_a_problem.py", "<number>_<Name>.py"),
                  qPrintable(issuesText(report->issues)));
@@ -140,12 +149,18 @@ private Q_SLOTS:
         const Task fused = store->task("kb-l2-012-conv2d-batchnorm-relu").value().value();
         QCOMPARE(fused.categories, (QStringList{"activation", "normalization", "convolution", "fused"}));
         QCOMPARE(store->task("kb-l3-002-small-mlp").value()->categories, (QStringList{"activation", "gemm", "model"}));
+        QVERIFY(!store->task("kb-l3-002-small-mlp").value()->tags.contains(kNeedsWeightsTag));
+        // Level 4: a hub model's name in the file name, weights downloaded by name: imported and marked.
+        const Task hub = store->task("kb-l4-001-acme-tiny-lm-0-5b-bs2-seq16").value().value();
+        QCOMPARE(hub.level, 4);
+        QCOMPARE(hub.title, QString("Acme-tiny-lm-0.5B bs2 seq16"));
+        QCOMPARE(hub.tags, (QStringList{"kernelbench", kNeedsWeightsTag}));
 
         // Idempotent: again, nothing changes and no audit rows are added.
         const int auditBefore = int(store->audit().value().size());
         auto again = importTasks(*store, kData + "/kernelbench", TaskFormat::KernelBench, "tester");
         QCOMPARE(again->created, 0);
-        QCOMPARE(again->unchanged, 5);
+        QCOMPARE(again->unchanged, 6);
         QCOMPARE(int(store->audit().value().size()), auditBefore);
     }
 

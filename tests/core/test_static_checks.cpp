@@ -1,9 +1,13 @@
 // The static checks over fixture solutions (tests/data/static): honest solutions give no error, and every trick is
 // found at its line with the check id and severity of docs/verifier.md, and nothing else is.
+#include "../common/HonestLeakyRelu.h"
 #include "verify/CppNames.h"
 #include "verify/PythonScan.h"
 #include "verify/StaticChecks.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 using namespace km;
@@ -77,12 +81,13 @@ private Q_SLOTS:
                            "30 static.reference_op warning"};
         QTest::newRow("ModelNew(Model) and super().forward")
             << "inherits_reference.py" << sm << kSoftmaxOps << "float32"
-            << QStringList{"5 static.inherits_reference error", "7 static.inherits_reference error"};
+            << QStringList{"5 static.inherits_reference error", "6 static.no_compiled_call error",
+                           "7 static.inherits_reference error"};
         QTest::newRow("Model through an import alias, a derived class, Model.forward")
             << "inherits_alias.py" << sm << kSoftmaxOps << "float32"
             << QStringList{"2 static.inherits_reference error", "4 static.inherits_reference error",
                            "7 static.inherits_reference error", "14 static.inherits_reference error",
-                           "17 static.inherits_reference error"};
+                           "16 static.no_compiled_call error", "17 static.inherits_reference error"};
         QTest::newRow("try/except: fallbacks are errors, swallowing a warning, re-raising nothing")
             << "try_fallback.py" << sm << kSoftmaxOps << "float32"
             << QStringList{"7 static.try_fallback warning", "20 static.try_fallback error",
@@ -90,30 +95,33 @@ private Q_SLOTS:
         QTest::newRow("threads in Python and C++")
             << "threads.py" << sm << kSoftmaxOps << "float32"
             << QStringList{"1 static.threads error",  "2 static.threads error",  "10 static.threads error",
-                           "12 static.threads error", "14 static.threads error", "23 static.threads error"};
+                           "12 static.threads error", "14 static.threads error", "20 static.no_compiled_call error",
+                           "23 static.threads error"};
         QTest::newRow("streams and BLAS handles; the current stream and comments are fine")
             << "streams.py" << sm << kSoftmaxOps << "float32"
             << QStringList{"9 static.streams error",  "10 static.streams error", "11 static.streams error",
-                           "13 static.streams error", "14 static.streams error", "23 static.streams error",
-                           "24 static.streams error"};
+                           "13 static.streams error", "14 static.streams error", "22 static.no_compiled_call error",
+                           "23 static.streams error", "24 static.streams error"};
         QTest::newRow("patching; build variables are fine")
             << "patching.py" << sm << kSoftmaxOps << "float32"
             << QStringList{"1 static.patching error",  "2 static.patching error",  "4 static.patching error",
                            "13 static.patching error", "14 static.patching error", "15 static.patching error",
                            "16 static.patching error", "17 static.patching error", "18 static.patching error",
                            "19 static.patching error", "20 static.patching error", "21 static.patching warning",
-                           "22 static.patching error", "23 static.patching error"};
+                           "22 static.patching error", "23 static.patching error", "27 static.no_compiled_call error"};
         QTest::newRow("half and bfloat16 in a float32 task")
             << "precision.py" << QString() << QStringList{} << "float32"
             << QStringList{"6 static.precision_cast warning",  "8 static.precision_cast warning",
                            "10 static.precision_cast warning", "11 static.precision_cast warning",
-                           "17 static.precision_cast warning", "18 static.precision_cast warning",
+                           "16 static.no_compiled_call error",  "17 static.precision_cast warning", "18 static.precision_cast warning",
                            "19 static.precision_cast warning", "20 static.precision_cast warning"};
-        QTest::newRow("half in a float16 task is no finding")
-            << "precision.py" << QString() << QStringList{} << "float16" << QStringList{};
+        QTest::newRow("half in a float16 task is no precision finding")
+            << "precision.py" << QString() << QStringList{} << "float16"
+            << QStringList{"16 static.no_compiled_call error"};
         QTest::newRow("a file that does not tokenize still gives what can be read")
             << "syntax_error.py" << sm << kSoftmaxOps << "float32"
-            << QStringList{"4 static.forbidden_op error", "8 static.forbidden_op error"};
+            << QStringList{"4 static.forbidden_op error", "6 static.no_compiled_call error",
+                           "8 static.forbidden_op error"};
     }
     void fixtures()
     {
@@ -123,7 +131,7 @@ private Q_SLOTS:
         QFETCH(QString, dtype);
         QFETCH(QStringList, expected);
         const QList<Finding> findings = run(fixture(file), fixture(reference), forbidden, dtype);
-        QCOMPARE(summarize(findings), expected);
+        QVERIFY2(summarize(findings) == expected, qPrintable(summarize(findings).join(", ")));
         for (const Finding& f : findings)
             QVERIFY2(f.message.startsWith(QStringLiteral("line %1: ").arg(f.line)), qPrintable(f.message));
     }
@@ -146,7 +154,7 @@ private Q_SLOTS:
             << QStringList{"5 static.try_fallback error"};
         QTest::newRow("docstrings are prose") << "'''We never start a std::thread.'''\nclass ModelNew:\n"
                                                  "    \"\"\"Nor call cudaStreamCreate.\"\"\"\n"
-                                              << QStringList{};
+                                              << QStringList{"2 static.no_compiled_call error"};
         QTest::newRow("a docstring read through __doc__ is source") << "'''\nstd::thread t;\n'''\nsrc = __doc__\n"
                                                                     << QStringList{"2 static.threads error"};
         QTest::newRow("one-line C++ strings") << "cpp = 'void f() { std::thread t; }'\n"
@@ -180,10 +188,121 @@ private Q_SLOTS:
         QCOMPARE(summarize(run(python)), expected);
     }
 
+    // static.no_compiled_call: every way an honest solution reaches its kernel, and forwards that reach none.
+    void compiledCodeReached_data()
+    {
+        QTest::addColumn<QString>("python");
+        QTest::addColumn<QStringList>("expected");
+        const QString build = "from torch.utils.cpp_extension import load_inline\n"
+                              "ext = load_inline(name='k', cpp_sources=src, functions=['relu'])\n";
+        const QString cls = "class ModelNew(torch.nn.Module):\n";
+        QTest::newRow("module-level extension") << build + cls + "    def forward(self, x):\n        return ext.relu(x)\n"
+                                                << QStringList{};
+        QTest::newRow("extension held by self")
+            << "import torch.utils.cpp_extension as ce\n" + cls +
+                   "    def __init__(self):\n        super().__init__()\n        self.k = ce.load_inline(name='k')\n"
+                   "    def forward(self, x):\n        return self.k.relu(x)\n"
+            << QStringList{};
+        QTest::newRow("through a helper and a method")
+            << build + "def run(x):\n    return ext.relu(x.contiguous())\n" + cls +
+                   "    def go(self, x):\n        return run(x)\n    def forward(self, x):\n        return self.go(x)\n"
+            << QStringList{};
+        QTest::newRow("an alias of the compiled function")
+            << build + "relu = ext.relu\n" + cls + "    def forward(self, x):\n        return relu(x)\n"
+            << QStringList{};
+        QTest::newRow("an autograd.Function's apply")
+            << build + "class Fn(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+                       "        return ext.relu(x)\n" +
+                   cls + "    def forward(self, x):\n        return Fn.apply(x)\n"
+            << QStringList{};
+        QTest::newRow("a lazy builder") << "from torch.utils.cpp_extension import load_inline\n_e = None\n"
+                                           "def kernels():\n    global _e\n    if _e is None:\n"
+                                           "        _e = load_inline(name='k')\n    return _e\n" +
+                                               cls + "    def forward(self, x):\n        return kernels().relu(x)\n"
+                                        << QStringList{};
+        QTest::newRow("a cache keyed by name")
+            << "from torch.utils.cpp_extension import load_inline\n_c = {}\n_c['k'] = load_inline(name='k')\n" + cls +
+                   "    def forward(self, x):\n        return _c['k'].relu(x)\n"
+            << QStringList{};
+        QTest::newRow("a submodule of the file")
+            << build + "class Block(torch.nn.Module):\n    def forward(self, x):\n        return ext.relu(x)\n" + cls +
+                   "    def __init__(self):\n        super().__init__()\n        self.b = Block()\n"
+                   "    def forward(self, x):\n        return self.b(x)\n"
+            << QStringList{};
+        QTest::newRow("a registered op") << build + cls +
+                                                "    def forward(self, x):\n        return torch.ops.mine.relu(x)\n"
+                                         << QStringList{};
+        QTest::newRow("forward of a base class in the file")
+            << build + "class Base(torch.nn.Module):\n    def forward(self, x):\n        return ext.relu(x)\n"
+                       "class ModelNew(Base):\n    pass\n"
+            << QStringList{};
+        QTest::newRow("a call the reading cannot follow counts")
+            << build + cls + "    def forward(self, x):\n        return getattr(ext, self.name)(x)\n"
+            << QStringList{};
+        QTest::newRow("builds a kernel, computes with torch")
+            << build + cls + "    def forward(self, x):\n        return torch.clamp(x, min=0)\n"
+            << QStringList{"4 static.no_compiled_call error"};
+        QTest::newRow("calls the kernel once in __init__ only")
+            << build + cls +
+                   "    def __init__(self):\n        super().__init__()\n        ext.relu(torch.ones(1))\n"
+                   "    def forward(self, x):\n        return x.clamp(min=0)\n"
+            << QStringList{"7 static.no_compiled_call error"};
+        QTest::newRow("a helper that never reaches it")
+            << build + "def warm():\n    return ext.relu\ndef run(x):\n    return torch.relu(x)\n" + cls +
+                   "    def forward(self, x):\n        return run(x)\n"
+            << QStringList{"8 static.no_compiled_call error"};
+        QTest::newRow("builds nothing") << "import torch\n" + cls +
+                                               "    def forward(self, x):\n        return torch.relu(x)\n"
+                                        << QStringList{"3 static.no_compiled_call error"};
+        QTest::newRow("a file with no ModelNew is left to the harness") << build << QStringList{};
+    }
+    void compiledCodeReached()
+    {
+        QFETCH(QString, python);
+        QFETCH(QStringList, expected);
+        const QList<Finding> f = run(python, {}, {});
+        QVERIFY2(summarize(f) == expected, qPrintable(summarize(f).join(", ")));
+    }
+
+    // Every honest solution the project keeps (the CPU and GPU corpora, the static fixtures, every PASSED step of the
+    // shipped demonstrations) reaches its compiled code.
+    void honestSolutionsReachTheirKernels()
+    {
+        const QString root = QStringLiteral(KMOSAIC_SOURCE_DIR);
+        QList<std::pair<QString, QString>> solutions;  // where, code
+        for (const QString& dir : {QStringLiteral("tests/verify/corpus/honest"), QStringLiteral("tests/gpu/solutions/honest")})
+            for (const QFileInfo& fi : QDir(root + '/' + dir).entryInfoList({"*.py"}, QDir::Files)) {
+                QFile f(fi.filePath());
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                solutions.append({fi.filePath(), QString::fromUtf8(f.readAll())});
+            }
+        QFile bundle(root + "/resources/trajectories/h200-manual-demonstrations.json");
+        QVERIFY(bundle.open(QIODevice::ReadOnly));
+        for (const QJsonValue& run : QJsonDocument::fromJson(bundle.readAll()).object().value("runs").toArray())
+            for (const QJsonValue& step : run.toObject().value("steps").toArray())
+                if (step.toObject().value("status").toString() == QLatin1String("PASSED"))
+                    solutions.append({run.toObject().value("task_id").toString() + " step " +
+                                          QString::number(step.toObject().value("idx").toInt() + 1),
+                                      step.toObject().value("code").toString()});
+        QVERIFY(solutions.size() > 30);
+        // The tests' kernel (tests/common/HonestLeakyRelu.h) is the corpus's, so that one build serves them all.
+        const QString kernel = test::leakyReluKernel();
+        const auto corpusLeaky = std::find_if(solutions.cbegin(), solutions.cend(),
+                                              [](const auto& s) { return s.first.endsWith("honest/leaky_relu.py"); });
+        QVERIFY(corpusLeaky != solutions.cend());
+        QVERIFY(corpusLeaky->second.contains(kernel.mid(kernel.indexOf("cpp_source ="))));
+        solutions.append({"tests/common/HonestLeakyRelu.h", test::honestLeakyRelu()});
+        for (const auto& [where, code] : solutions)
+            for (const Finding& f : run(code, {}, {}))
+                QVERIFY2(f.check != QLatin1String("static.no_compiled_call"),
+                         qPrintable(where + ": " + f.message));
+    }
+
     void messageNamesScopeOpAndRule()
     {
         const QList<Finding> f = run("import torch\n\nclass ModelNew:\n    def forward(self, x):\n"
-                                     "        return torch.softmax(x, -1)\n");
+                                     "        return torch.softmax(x, -1)\n")
+                                     .sliced(1);  // after the forward that reaches no compiled code (line 4)
         QCOMPARE(f.size(), 1);
         QCOMPARE(f[0].message, QStringLiteral("line 5: ModelNew.forward calls torch.softmax, which this task forbids"));
     }

@@ -155,8 +155,10 @@ private Q_SLOTS:
     void migratesFromOlderVersion_data()
     {
         QTest::addColumn<int>("from");
-        for (int v = 1; v < store::latestSchemaVersion(); ++v)
-            QTest::addRow("v%d", v) << v;
+        // Every version a store can be at: the ones the migrations reach (two branches may number theirs apart).
+        for (const store::Migration& m : store::migrations())
+            if (m.version < store::latestSchemaVersion())
+                QTest::addRow("v%d", m.version) << m.version;
     }
     void migratesFromOlderVersion()
     {

@@ -120,6 +120,37 @@ private Q_SLOTS:
         QCOMPARE(v.executor, QString("local"));
     }
 
+    // A forward that reaches no compiled code says how right outputs were computed: it makes a pass a reward hack
+    // and leaves every other status as the harness found it.
+    void noCompiledCallDecidesOnlyAPass_data()
+    {
+        QTest::addColumn<QString>("harnessStatus");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("a pass") << "PASSED"
+                                << "REWARD_HACK";
+        QTest::newRow("wrong outputs") << "INCORRECT_NUMERICAL"
+                                       << "INCORRECT_NUMERICAL";
+        QTest::newRow("no ModelNew") << "RUNTIME_ERROR"
+                                     << "RUNTIME_ERROR";
+        QTest::newRow("a syntax error") << "COMPILE_ERROR"
+                                        << "COMPILE_ERROR";
+    }
+    void noCompiledCallDecidesOnlyAPass()
+    {
+        QFETCH(QString, harnessStatus);
+        QFETCH(QString, expected);
+        const QList<Finding> findings{
+            {"static.no_compiled_call", Finding::Severity::Error, 9, "ModelNew.forward never calls ..."}};
+        const Verdict v = assembleVerdict(input({{"status", harnessStatus}}, findings));
+        QCOMPARE(toString(v.status), expected);
+        QCOMPARE(v.findings.size(), 1);  // kept as evidence either way
+        // With another static error, the precedence is as before.
+        const Verdict both = assembleVerdict(input(
+            {{"status", harnessStatus}},
+            findings + QList<Finding>{{"static.threads", Finding::Severity::Error, 3, "threading imported"}}));
+        QCOMPARE(toString(both.status), QString("REWARD_HACK"));
+    }
+
     // A NaN/Inf output: its numbers come as "inf" and "nan" (protocol.py), and the summary still names the trial
     // (on the H200 the stale-memory trick's summary read "evidence.trials[0].max_abs is not a number").
     void nonFiniteErrorsStillSummariseTheFailingTrial()

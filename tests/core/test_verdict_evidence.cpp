@@ -192,6 +192,21 @@ private Q_SLOTS:
         QCOMPARE(bad.error().message, QStringLiteral("evidence.trials[0].max_abs is not a number"));
     }
 
+    // A CPU verdict lists the checks it could not run, each with why; a damaged entry is named.
+    void checksNotRunOnTheCpu()
+    {
+        const QVariantList notRun{QVariantMap{{"name", "runtime.library_only"}, {"reason", "no profiler"}},
+                                  QVariantMap{{"name", "runtime.side_stream"}, {"reason", "no streams"}}};
+        const auto e = VerdictEvidence::decode({{"device", "cpu"}, {"checks_not_run", notRun}});
+        QVERIFY2(e, e ? "" : qPrintable(e.error().message));
+        QCOMPARE(e->checksNotRun.size(), 2);
+        QCOMPARE(e->checksNotRun[0].name, QStringLiteral("runtime.library_only"));
+        QCOMPARE(e->checksNotRun[1].reason, QStringLiteral("no streams"));
+        const auto bad = VerdictEvidence::decode({{"checks_not_run", QVariantList{QVariantMap{{"name", 3}}}}});
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().message.contains("evidence.checks_not_run[0]"), qPrintable(bad.error().message));
+    }
+
     // The trial that failed, per configuration and seed, with its max abs and rel error.
     void failingTrial_data()
     {

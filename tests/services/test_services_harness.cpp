@@ -2,6 +2,7 @@
 // real store file: a verdict stored with its solution in one transaction, a request that may not be stored, a
 // store that refuses (nothing half-written), cancel, an executor that cannot be built; and an agent run whose
 // replies the caller writes through a ReplyChannel, recorded exactly like a model's.
+#include "../common/HonestLeakyRelu.h"
 #include "curate/TaskFolder.h"
 #include "services/AgentLaunchService.h"
 #include "services/VerificationService.h"
@@ -19,10 +20,7 @@ using namespace km;
 namespace {
 constexpr int kWaitMs = 300000;
 
-const char* const kPassing = "import torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
-                             "    def __init__(self, negative_slope):\n        super().__init__()\n"
-                             "        self.negative_slope = negative_slope\n\n    def forward(self, x):\n"
-                             "        return torch.clamp(x, min=0) + self.negative_slope * torch.clamp(x, max=0)\n";
+const QString kPassing = km::test::honestLeakyRelu();
 
 VerifyOptions cpuOptions()
 {
@@ -70,11 +68,11 @@ private Q_SLOTS:
         Task ghost = m_task;
         ghost.id = QStringLiteral("not-in-the-store");
         QList<VerificationRequest> requests{
-            {{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()}, true, {"manual"}},
-            {{m_task, QString::fromLatin1(kPassing) + "# unstored\n", QStringLiteral("b.py"), cpuOptions()},
+            {{m_task, kPassing, QStringLiteral("a.py"), cpuOptions()}, true, {"manual"}},
+            {{m_task, kPassing + "# unstored\n", QStringLiteral("b.py"), cpuOptions()},
              false,
              {"manual"}},
-            {{ghost, QString::fromLatin1(kPassing), QStringLiteral("c.py"), cpuOptions()}, true, {"manual"}},
+            {{ghost, kPassing, QStringLiteral("c.py"), cpuOptions()}, true, {"manual"}},
         };
         QList<VerificationOutcome> outcomes;
         QStringList phases;
@@ -112,7 +110,7 @@ private Q_SLOTS:
                                     QStringLiteral("ana"));
         QSignalSpy ended(&service, &VerificationService::ended);
         QSignalSpy idle(&service, &VerificationService::idle);
-        VerificationRequest r{{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()},
+        VerificationRequest r{{m_task, kPassing, QStringLiteral("a.py"), cpuOptions()},
                               false,
                               QStringLiteral("manual")};
         const QList<quint64> tickets = service.submit({r, r, r});
@@ -140,7 +138,7 @@ private Q_SLOTS:
         VerificationService service(factory, s, m_store->database(), QStringLiteral("ana"));
         QVERIFY(!service.executor());
         QSignalSpy ended(&service, &VerificationService::ended);
-        VerificationRequest r{{m_task, QString::fromLatin1(kPassing), QStringLiteral("a.py"), cpuOptions()},
+        VerificationRequest r{{m_task, kPassing, QStringLiteral("a.py"), cpuOptions()},
                               true,
                               QStringLiteral("manual")};
         service.submit({r, r});
@@ -165,7 +163,7 @@ private Q_SLOTS:
         QStringList prompts;
         connect(channel.get(), &ReplyChannel::replyWanted, this, [&](int step, const QString& prompt) {
             prompts << prompt;
-            QVERIFY(channel->provide(step, QStringLiteral("```python\n%1```\n").arg(QString::fromLatin1(kPassing))));
+            QVERIFY(channel->provide(step, QStringLiteral("```python\n%1```\n").arg(kPassing)));
         });
         LaunchSpec spec;
         spec.jobs = {AgentJob{m_task, 0}};

@@ -6,6 +6,7 @@
 #include "controller/WorkbenchController.h"
 #include "curate/BundledTasks.h"
 #include "models/TaskTableModel.h"
+#include "services/ServiceHost.h"
 #include "store/TaskStore.h"
 #include "views/MainWindow.h"
 
@@ -45,6 +46,25 @@ struct Workbench {
         return ids;
     }
 };
+
+// The services the workbench's main() starts, verifying on this machine's CPU with one plain worker, started and
+// ready; null (with a warning naming why) when they could not be built.
+inline std::unique_ptr<ServiceHost> cpuServices(const QString& storePath)
+{
+    ExecutorSettings cpu;
+    cpu.device = QStringLiteral("cpu");
+    cpu.singleWorker = true;
+    auto host = std::make_unique<ServiceHost>(
+        ServiceHost::Config{storePath, cpu, QStringLiteral("ana"), {}, harnessLaunch({})});
+    QSignalSpy ready(host.get(), &ServiceHost::ready);
+    host->start();
+    if (!ready.wait(30000) || !ready.first().at(0).toBool()) {
+        qWarning("the services did not start: %s",
+                 qPrintable(ready.isEmpty() ? QStringLiteral("no answer in 30 s") : ready.first().at(1).toString()));
+        return nullptr;
+    }
+    return host;
+}
 
 inline std::unique_ptr<TaskStore> seededStore(const QTemporaryDir& dir, const QString& name = "ui.sqlite")
 {

@@ -11,6 +11,7 @@
 #include "review/ReviewPanel.h"
 #include "review/ReviewSession.h"
 #include "views/FilterPanel.h"
+#include "views/KeyListDialog.h"
 #include "views/Qsci.h"
 
 #include <QAbstractItemModelTester>
@@ -21,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -331,6 +333,38 @@ private Q_SLOTS:
         QCOMPARE(ui::presentationMarks(PresentationSet{Presentation::Description},
                                        PresentationSet{Presentation::Description, Presentation::Reference}),
                  QString("Dr-"));
+    }
+
+    // "?" lists every key of the menus (review keys too, as remapped), searchable.
+    void questionMarkListsEveryKey()
+    {
+        test::Workbench b(*m_store, *m_settings);
+        b.window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&b.window));
+        const QList<ui::KeyRow> rows = ui::keyRows(b.window.menuBar());
+        auto has = [&rows](const QString& menu, const QString& action, const QString& keys) {
+            return std::any_of(rows.begin(), rows.end(), [&](const ui::KeyRow& r) {
+                return r.menu == menu && r.action == action && r.keys == keys;
+            });
+        };
+        QVERIFY(has("File", "Reload", QKeySequence(QKeySequence::Refresh).toString(QKeySequence::NativeText)));
+        auto* accept = b.window.findChild<QAction*>("review-accept");
+        QVERIFY(accept);
+        QVERIFY(has("Review", accept->text().remove('&'), accept->shortcut().toString(QKeySequence::NativeText)));
+        QVERIFY(std::none_of(rows.begin(), rows.end(), [](const ui::KeyRow& r) { return r.keys.isEmpty(); }));
+
+        b.window.findChild<QTableView*>("taskTable")->setFocus();
+        QTest::keyClick(b.window.focusWidget(), Qt::Key_Question);
+        QDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = b.window.findChild<QDialog*>("keyListDialog")) && dialog->isVisible());
+        auto* list = dialog->findChild<QTableWidget*>("keyList");
+        QCOMPARE(list->rowCount(), int(rows.size()));
+        dialog->findChild<QLineEdit*>("keyFilter")->setText("reload");
+        int shown = 0;
+        for (int r = 0; r < list->rowCount(); ++r)
+            shown += list->isRowHidden(r) ? 0 : 1;
+        QVERIFY(shown >= 1 && shown < list->rowCount());
+        dialog->reject();
     }
 
     void windowListsSearchesAndShowsTasks()

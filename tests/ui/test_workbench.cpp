@@ -182,6 +182,15 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(b.controller.currentActivity().solutions, 1, 10000);
         QTRY_VERIFY(activity->isVisibleTo(&b.window));
         QCOMPARE(activity->text(), QStringLiteral("Work on this task: 1 solution (1 passing, best 1.25x)"));
+        // The task's row says so too, in the list, with the whole line as its tooltip.
+        auto* model = b.controller.taskModel();
+        const QModelIndex work = model->index(model->rowOf("silu"), ui::TaskTableModel::Work);
+        QTRY_COMPARE(work.data().toString(), QStringLiteral("1 sol · 1.25x"));
+        QCOMPARE(work.data(Qt::ToolTipRole).toString(), QStringLiteral("1 solution (1 passing, best 1.25x)"));
+        const QModelIndex other = model->index(model->rowOf("leaky-relu"), ui::TaskTableModel::Work);
+        QCOMPARE(other.data().toString(), QString());
+        QVERIFY(work.data(ui::TaskTableModel::SortRole).toDouble() >
+                other.data(ui::TaskTableModel::SortRole).toDouble());
         b.window.findChild<QLineEdit*>("searchBox")->setText("zzzqqq nothing matches this");
         QTRY_VERIFY(!activity->isVisibleTo(&b.window));  // no task, no work line
     }

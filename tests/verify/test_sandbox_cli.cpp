@@ -3,6 +3,7 @@
 // behind is a finding and is gone when the verdict is stored; where the sandbox cannot be made, no solution code runs
 // (SYSTEM_ERROR) unless --unsafe-no-sandbox says so, and the verdict records it.
 
+#include "../common/HonestLeakyRelu.h"
 #include "../common/CliRun.h"
 #include "util/Json.h"
 
@@ -57,6 +58,9 @@ private Q_SLOTS:
         m_db = m_dir.filePath(QStringLiteral("store.sqlite"));
         const Run r = km::test::runKmosaic({"--db", m_db, "import", QStringLiteral(KMOSAIC_TASKS_DIR "/silu")}, 60000);
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        const Run leaky =
+            km::test::runKmosaic({"--db", m_db, "import", QStringLiteral(KMOSAIC_TASKS_DIR "/leaky-relu")}, 60000);
+        QVERIFY2(leaky.code == 0, qPrintable(leaky.err));
     }
 
     void aKilledKmosaicTakesItsWorkerAndChildrenAlong()
@@ -110,10 +114,9 @@ private Q_SLOTS:
         const QString solution = marks.filePath(QStringLiteral("solution.py"));
         QFile f(solution);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QStringLiteral("import torch, torch.nn as nn\nopen(%1, 'w').write('x')\n"
-                               "class ModelNew(nn.Module):\n    def forward(self, x):\n"
-                               "        return x / (1 + torch.exp(-x))\n")
-                    .arg(QLatin1Char('"') + marker + QLatin1Char('"'))
+        f.write(km::test::honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"),
+                                          QStringLiteral("open(%1, 'w').write('x')\n")
+                                              .arg(QLatin1Char('"') + marker + QLatin1Char('"')))
                     .toUtf8());
         f.close();
         const QString inner = QStringLiteral("echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\"");
@@ -121,7 +124,8 @@ private Q_SLOTS:
         const auto verify = [&](const QStringList& extra) {
             p.start(QStringLiteral("unshare"),
                     QStringList{"--user", "--map-root-user", "sh", "-c", inner, "sh", KMOSAIC_CLI, "--db", m_db,
-                                "verify", "--task", "silu", "--solution", solution, "--json", "--quiet"} +
+                                "verify", "--task", "leaky-relu", "--solution", solution, "--json", "--quiet",
+                                "--build-cache", KMOSAIC_VERIFY_BUILD_CACHE} +
                         extra);
             p.waitForFinished(240000);
             return jsonLine(QString::fromUtf8(p.readAllStandardOutput()).trimmed());

@@ -4,6 +4,7 @@
 
 #include "curate/TaskFolder.h"
 #include "util/Json.h"
+#include "model/VerdictEvidence.h"
 #include "verify/HarnessLaunch.h"
 #include "verify/LocalExecutor.h"
 #include "verify/Verifier.h"
@@ -111,6 +112,7 @@ void TestVerifierCorpus::corpus_data()
     QTest::addColumn<QString>("expect");
     QTest::addColumn<QStringList>("checks");
     QTest::addColumn<int>("errorLine");
+    QTest::addColumn<QString>("distribution");
     QFile f(kCorpus + QStringLiteral("/manifest.json"));
     f.open(QIODevice::ReadOnly);
     json::ParseError pe;
@@ -120,7 +122,8 @@ void TestVerifierCorpus::corpus_data()
         QTest::newRow(qPrintable(file)) << m.value(QStringLiteral("task")).toString() << file
                                         << m.value(QStringLiteral("expect")).toString()
                                         << m.value(QStringLiteral("checks")).toStringList()
-                                        << m.value(QStringLiteral("error_line"), 0).toInt();
+                                        << m.value(QStringLiteral("error_line"), 0).toInt()
+                                        << m.value(QStringLiteral("distribution")).toString();
     }
 }
 
@@ -131,6 +134,7 @@ void TestVerifierCorpus::corpus()
     QFETCH(QString, expect);
     QFETCH(QStringList, checks);
     QFETCH(int, errorLine);
+    QFETCH(QString, distribution);
     const VerifyJob j = job(task, file);
     QVERIFY2(!j.task.reference.isEmpty(), qPrintable("bundled task not found: " + task));
     QVERIFY2(!j.solutionSource.isEmpty(), qPrintable("corpus file not found: " + file));
@@ -158,6 +162,24 @@ void TestVerifierCorpus::corpus()
         QVERIFY2(
             located,
             qPrintable(QStringLiteral("no error diagnostic at line %1; summary: %2").arg(errorLine).arg(v.summary)));
+    }
+    // A pass reports the error on every input distribution; a case wrong only off N(0, 1) fails there alone.
+    // (A wrong shape ends the trials early: its verdict has the ones that ran.)
+    const auto evidence = VerdictEvidence::decode(v.evidence);
+    QVERIFY2(evidence, qPrintable(what));
+    if (expect == QLatin1String("PASSED") || !distribution.isEmpty()) {
+        QStringList names;
+        QStringList failed;
+        for (const DistributionEvidence& d : evidence->distributions) {
+            names << d.name;
+            if (!d.ok.value_or(true))
+                failed << d.name;
+        }
+        QCOMPARE(names, (QStringList{"plain", "x3", "x0.01", "negated", "shifted"}));
+        if (!distribution.isEmpty()) {
+            QCOMPARE(failed, QStringList{distribution});
+            QVERIFY2(evidence->failure && evidence->failure->message.contains(distribution), qPrintable(what));
+        }
     }
     QVERIFY2(!v.isolation.isEmpty(), "the verdict must record the isolation in force");
 }

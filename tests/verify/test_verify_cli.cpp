@@ -126,10 +126,17 @@ private Q_SLOTS:
     {
         QFile::remove(QStringLiteral("/tmp/kmosaic-escape-marker"));
         const Run r = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution",
-                               kCorpus + "/escape/write_outside_scratch.py", "--json", "--quiet"});
+                               kCorpus + "/escape/write_outside_scratch.py", "--json", "--quiet", "--build-cache",
+                               QStringLiteral(KMOSAIC_VERIFY_BUILD_CACHE)});
         const QVariantMap v = jsonLine(r.out.trimmed());
         QVERIFY2(v.value("status").toString() == QLatin1String("PASSED"), qPrintable(r.out + r.err));
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/kmosaic-escape-marker")));
+        // A CPU verdict says which checks it could not run, in the stored evidence and in the text.
+        const QVariantList notRun = v.value("evidence").toMap().value("checks_not_run").toList();
+        QVERIFY2(!notRun.isEmpty() && notRun.first().toMap().value("name") == "runtime.library_only",
+                 qPrintable(r.out));
+        const Run shown = kmosaic({"--db", m_db, "verdicts", "show", v.value("id").toString()});
+        QVERIFY2(shown.out.contains(QLatin1String("not run on the cpu:\n  runtime.library_only: ")), qPrintable(shown.out));
         const QString isolation = v.value("isolation").toString();
         QVERIFY2(isolation.contains(QLatin1String("filesystem: read-only except scratch")), qPrintable(isolation));
         QProcess probe;

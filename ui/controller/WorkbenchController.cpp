@@ -51,12 +51,27 @@ void WorkbenchController::setReviewer(const QString& name)
 
 void WorkbenchController::reload()
 {
-    m_store.submit<QList<TaskSummary>>(
-        QStringLiteral("summaries"), [](TaskStore& s) { return s.summaries({}); }, this,
-        [this](Result<QList<TaskSummary>> rows) {
+    struct Listing {
+        QList<TaskSummary> rows;
+        QHash<QString, TaskActivity> activity;
+    };
+    m_store.submit<Listing>(
+        QStringLiteral("summaries"),
+        [](TaskStore& s) -> Result<Listing> {
+            auto rows = s.summaries({});
             if (!rows)
-                return fail(tr("Cannot list tasks"), rows.error().message);
-            applySnapshot(rows.value());
+                return rows.error();
+            auto activity = readTaskActivities(s.database());
+            if (!activity)
+                return activity.error();
+            return Listing{std::move(rows).value(), std::move(activity).value()};
+        },
+        this,
+        [this](Result<Listing> listing) {
+            if (!listing)
+                return fail(tr("Cannot list tasks"), listing.error().message);
+            m_model->setActivity(listing->activity);
+            applySnapshot(listing->rows);
         });
 }
 

@@ -41,6 +41,7 @@ public:
     QString storePath() const;  // the store file, for jobs that open their own connection
     const QString& reviewer() const { return m_reviewer; }
     ServiceHost* services() const { return m_services; }
+    StoreWorker& store() const { return m_store; }  // for the other modes' controllers
 
     const QString& currentTaskId() const { return m_current; }
     // As stored; empty when none is current, and while the current task is being read (taskLoaded() follows).

@@ -2,6 +2,7 @@
 
 #include "store/TaskStore.h"
 
+#include <QCoreApplication>
 #include <QThread>
 
 namespace km::ui {
@@ -10,6 +11,8 @@ TransferJob::TransferJob(QObject* parent) : QObject(parent)
 {
     qRegisterMetaType<km::ImportReport>();
     qRegisterMetaType<km::ImportBatch>();
+    qRegisterMetaType<km::BundleImportReport>();
+    qRegisterMetaType<km::BundleExportReport>();
 }
 
 TransferJob::~TransferJob()
@@ -94,6 +97,51 @@ TransferJob* TransferJob::startExport(const QString& storePath, const TaskFilter
             Q_EMIT job->exportFinished(n.value());
         else
             Q_EMIT job->failed(n.error().message);
+    });
+    return job;
+}
+
+TransferJob* TransferJob::startBundleImport(const QString& storePath, const QString& file, const QString& actor,
+                                            QObject* parent)
+{
+    auto* job = new TransferJob(parent);
+    job->run([job, storePath, file, actor] {
+        auto bundle = readTrajectoryBundleFile(file);
+        if (!bundle) {
+            Q_EMIT job->failed(bundle.error().message);
+            return;
+        }
+        auto store = TaskStore::open(storePath);
+        if (!store) {
+            Q_EMIT job->failed(store.error().message);
+            return;
+        }
+        Q_EMIT job->progress(0, int(bundle->runs.size()));
+        Q_EMIT job->bundleImported(
+            importTrajectoryBundle(store.value()->database(), bundle.value(), file, actor, [job](int done, int total) {
+                Q_EMIT job->progress(done, total);
+                return !job->m_cancel.load();
+            }));
+    });
+    return job;
+}
+
+TransferJob* TransferJob::startBundleExport(const QString& storePath, const RunSelection& which, const QString& file,
+                                            const QString& label, QObject* parent)
+{
+    auto* job = new TransferJob(parent);
+    const QString by = QStringLiteral("kmosaic-workbench %1").arg(QCoreApplication::applicationVersion());
+    job->run([job, storePath, which, file, label, by] {
+        auto store = TaskStore::open(storePath);
+        if (!store) {
+            Q_EMIT job->failed(store.error().message);
+            return;
+        }
+        auto report = exportTrajectoryBundle(store.value()->database(), which, file, label, by);
+        if (report)
+            Q_EMIT job->bundleExported(report.value());
+        else
+            Q_EMIT job->failed(report.error().message);
     });
     return job;
 }

@@ -3,6 +3,7 @@
 // The object itself lives on the GUI thread; its signals arrive there queued.
 
 #include "curate/Importer.h"
+#include "services/TrajectoryTransfer.h"
 
 #include <QObject>
 #include <QPointer>
@@ -22,6 +23,12 @@ public:
                                          const QString& actor, QObject* parent);
     static TransferJob* startExport(const QString& storePath, const TaskFilter& filter, TaskFormat format,
                                     const QString& out, QObject* parent);
+    // Trajectory bundles (runs with their steps and verdicts): read, check and store each run (bundleImported), or
+    // write the selected runs (bundleExported).
+    static TransferJob* startBundleImport(const QString& storePath, const QString& file, const QString& actor,
+                                          QObject* parent);
+    static TransferJob* startBundleExport(const QString& storePath, const RunSelection& which, const QString& file,
+                                          const QString& label, QObject* parent);
     ~TransferJob() override;
     void cancel() { m_cancel = true; }  // tasks stored so far stay stored
 
@@ -30,6 +37,8 @@ Q_SIGNALS:
     void scanned(const km::ImportBatch& batch, const QStringList& editedIds);
     void importFinished(const km::ImportReport& report);
     void exportFinished(int count);
+    void bundleImported(const km::BundleImportReport& report);
+    void bundleExported(const km::BundleExportReport& report);
     void failed(const QString& message);
 
 private:
@@ -44,3 +53,5 @@ private:
 
 Q_DECLARE_METATYPE(km::ImportReport)
 Q_DECLARE_METATYPE(km::ImportBatch)
+Q_DECLARE_METATYPE(km::BundleImportReport)
+Q_DECLARE_METATYPE(km::BundleExportReport)

@@ -36,6 +36,17 @@ bool TaskTableModel::updateRow(const TaskSummary& row)
     return true;
 }
 
+void TaskTableModel::setActivity(QHash<QString, TaskActivity> activity)
+{
+    if (activity.keys() == m_activity.keys() &&
+        std::equal(activity.cbegin(), activity.cend(), m_activity.cbegin(),
+                   [](const TaskActivity& a, const TaskActivity& b) { return a.summary() == b.summary(); }))
+        return;
+    m_activity = std::move(activity);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, Work), index(int(m_rows.size()) - 1, Work));
+}
+
 const TaskSummary* TaskTableModel::summaryAt(int row) const
 {
     return row >= 0 && row < m_rows.size() ? &m_rows[row] : nullptr;
@@ -60,6 +71,8 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && index.column() == Presentations)
         return tr("Shown to the model: %1\nPresent: %2")
             .arg(s.shown.names().join(QStringLiteral(", ")), s.present.names().join(QStringLiteral(", ")));
+    if (role == Qt::ToolTipRole && index.column() == Work)
+        return m_activity.value(s.id).summary();
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     switch (index.column()) {
@@ -70,6 +83,12 @@ QVariant TaskTableModel::data(const QModelIndex& index, int role) const
     case Presentations: return presentationMarks(s.shown, s.present);
     case Status: return toString(s.status);
     case Reviewer: return s.lastReviewer;
+    case Work: {
+        const TaskActivity a = m_activity.value(s.id);
+        if (role == SortRole)  // the best speedup first, then how much work there is
+            return a.best().value_or(-1.0) * 1e6 + a.runs + a.solutions;
+        return a.shortText();
+    }
     case LastChange:
         return role == SortRole ? QVariant(s.updatedAt)
                                 : QVariant(s.updatedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
@@ -89,6 +108,7 @@ QVariant TaskTableModel::headerData(int section, Qt::Orientation orientation, in
     case Presentations: return tr("Shown");
     case Status: return tr("Status");
     case Reviewer: return tr("Reviewer");
+    case Work: return tr("Runs and solutions");
     case LastChange: return tr("Last change");
     default: return {};
     }

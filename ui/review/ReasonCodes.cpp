@@ -22,7 +22,17 @@ QList<ReasonCode> defaultReasonCodes()
 
 QList<ReasonCode> loadReasonCodes(QSettings& settings)
 {
-    const QStringList stored = settings.value(kReasonsKey).toStringList();
+    return loadReasonCodes(settings, kReasonsKey, defaultReasonCodes());
+}
+
+void saveReasonCodes(QSettings& settings, const QList<ReasonCode>& codes)
+{
+    saveReasonCodes(settings, codes, kReasonsKey);
+}
+
+QList<ReasonCode> loadReasonCodes(QSettings& settings, const QString& key, const QList<ReasonCode>& defaults)
+{
+    const QStringList stored = settings.value(key).toStringList();
     QList<ReasonCode> out;
     for (const QString& entry : stored) {
         const QString text = entry.trimmed();
@@ -36,15 +46,15 @@ QList<ReasonCode> loadReasonCodes(QSettings& settings)
         if (out.size() == kMaxReasonCodes)
             break;
     }
-    return out.isEmpty() ? defaultReasonCodes() : out;
+    return out.isEmpty() ? defaults : out;
 }
 
-void saveReasonCodes(QSettings& settings, const QList<ReasonCode>& codes)
+void saveReasonCodes(QSettings& settings, const QList<ReasonCode>& codes, const QString& key)
 {
     QStringList entries;
     for (const ReasonCode& r : codes)
         entries.append(displayText(r));
-    settings.setValue(kReasonsKey, entries);
+    settings.setValue(key, entries);
 }
 
 QString displayText(const ReasonCode& r)

@@ -22,6 +22,9 @@ QList<ReasonCode> defaultReasonCodes();
 // the first nine; an entry without a code is dropped.
 QList<ReasonCode> loadReasonCodes(QSettings& settings);
 void saveReasonCodes(QSettings& settings, const QList<ReasonCode>& codes);
+// The same for another list of its own (solution review: "solutions/reasons"), with its own defaults.
+QList<ReasonCode> loadReasonCodes(QSettings& settings, const QString& key, const QList<ReasonCode>& defaults);
+void saveReasonCodes(QSettings& settings, const QList<ReasonCode>& codes, const QString& key);
 QString displayText(const ReasonCode& r);  // "R1 unclear spec"
 
 }  // namespace km::ui

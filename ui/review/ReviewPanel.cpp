@@ -233,7 +233,12 @@ void ReviewPanel::trigger(ReviewAction a)
     case ReviewAction::Skip: m_session.skip(); return;
     case ReviewAction::Undo: m_session.undo(); return;
     case ReviewAction::Comment: break;
-    case ReviewAction::Help: showShortcutHelp(); return;
+    case ReviewAction::Help:
+        if (m_helpHandler)
+            m_helpHandler();
+        else
+            showShortcutHelp();
+        return;
     default:
         if (auto i = reasonIndex(a))
             toggleReason(*i);

@@ -7,6 +7,7 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <functional>
 
 class QAction;
 class QLabel;
@@ -39,6 +40,8 @@ public:
 
     void setShortcuts(const ShortcutMap& map);  // applies the keys and saves them to the settings
     void showShortcutHelp();
+    // What the Help key opens instead of the review keys' list (the window's list of every key); none: that list.
+    void setHelpHandler(std::function<void()> handler) { m_helpHandler = std::move(handler); }
     void editShortcuts();
 
 protected:
@@ -72,6 +75,7 @@ private:
     DecisionList* m_recent;
     TypingGuard* m_guard;
     ShortcutHelpDialog* m_help = nullptr;
+    std::function<void()> m_helpHandler;
     QPointer<QWidget> m_returnFocus;  // where Esc in the comment field goes back to
 };
 

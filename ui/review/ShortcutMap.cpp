@@ -41,7 +41,7 @@ QList<ShortcutInfo> makeCatalog()
          QKeySequence(Qt::Key_Backspace)},
         {A::Comment, QStringLiteral("comment"), QStringLiteral("Write comment"),
          QStringLiteral("Go to the comment field (Esc leaves it)"), QKeySequence(Qt::Key_E)},
-        {A::Help, QStringLiteral("help"), QStringLiteral("Review keys"), QStringLiteral("Show every review key"),
+        {A::Help, QStringLiteral("help"), QStringLiteral("Keyboard shortcuts"), QStringLiteral("List every key"),
          QKeySequence(Qt::Key_Question)},
     };
     for (int i = 0; i < kMaxReasonCodes; ++i)

@@ -3,7 +3,9 @@
 // panel in docks (layout saved and restored), and wires them to the WorkbenchController, which holds the state.
 // GUI thread.
 
+#include "controller/DeepLink.h"
 #include "curate/Importer.h"
+#include "views/ModeSwitcher.h"
 
 #include <QMainWindow>
 
@@ -12,11 +14,19 @@ class QLabel;
 class QLineEdit;
 class QSettings;
 class QTimer;
+class QToolBar;
 
 namespace km::ui {
 
+class AgentLaunches;
+class BundleTransfers;
 class FilterPanel;
+class KeyListDialog;
+class ManualAgentPanel;
+class ManualRunController;
 class ReviewPanel;
+class RunsPage;
+class SolutionsPage;
 class TaskDetailView;
 class TaskTable;
 class TransferRunner;
@@ -33,7 +43,23 @@ public:
     void saveLayout();                        // also done on close
     void setSearchText(const QString& text);  // applies at once (typing in the box waits for a pause)
     TransferRunner* transfers() const { return m_transfers; }
+    BundleTransfers* bundles() const { return m_bundles; }
     void changeReviewer();  // asks for the reviewer's name
+    void showKeys();        // the "?" list of every key
+    void reload();          // every mode's lists and what they show, from the store
+    ModeSwitcher& modes() const { return *m_modes; }
+    RunsPage* runsPage() const { return m_runsPage; }
+    SolutionsPage* solutionsPage() const { return m_solutionsPage; }
+    ManualRunController* manualRuns() const { return m_manual; }
+    ManualAgentPanel* manualPanel() const { return m_manualPanel; }
+    AgentLaunches* launches() const { return m_launches; }
+    QStringList selectedTaskIds() const;  // the task table's selected rows, in display order
+    // Starts a manual run on the open run's task (Runs mode) or the current task; its panel shows in Runs mode.
+    void startManualRun();
+    // Shows the view a link names (task, run and step, solution); a link to nothing stored says so in the status bar.
+    void openLink(const DeepLink& link);
+    // The link to what the current mode shows; nullopt when it shows nothing.
+    std::optional<DeepLink> currentLink() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -42,9 +68,12 @@ protected:
 private:
     void buildDocks();
     void buildMenus();
+    void buildModes();
     void connectController();
     void chooseImport(TaskFormat format);
     void chooseExport(TaskFormat format);
+    void chooseBundleImport();
+    void chooseBundleExport();
     void showCurrentTask();
     void syncSelection();
     bool settleUnsavedEdits();  // false: the user chose to stay
@@ -57,9 +86,19 @@ private:
     FilterPanel* m_filters;
     QLineEdit* m_search;
     QTimer* m_searchDebounce;
+    QToolBar* m_searchBar = nullptr;
     ReviewPanel* m_reviewPanel;
     TransferRunner* m_transfers;
+    BundleTransfers* m_bundles;
+    KeyListDialog* m_keys = nullptr;
     QLabel* m_reviewer;
+    ModeSwitcher* m_modes;
+    RunsPage* m_runsPage;
+    SolutionsPage* m_solutionsPage;
+    ManualRunController* m_manual;
+    ManualAgentPanel* m_manualPanel;
+    QDockWidget* m_manualDock = nullptr;
+    AgentLaunches* m_launches = nullptr;
     QDockWidget* m_taskDock = nullptr;
     QDockWidget* m_reviewDock = nullptr;
 };

@@ -16,6 +16,7 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace km::ui {
@@ -40,6 +41,8 @@ TaskDetailView::TaskDetailView(QWidget* parent)
     : QWidget(parent)
     , m_header(new QLabel(this))
     , m_activity(new QLabel(this))
+    , m_openRuns(new QToolButton(this))
+    , m_openSolutions(new QToolButton(this))
     , m_tabs(new QTabWidget(this))
     , m_description(new QTextBrowser(this))
     , m_reference(new QsciScintilla(this))
@@ -54,6 +57,14 @@ TaskDetailView::TaskDetailView(QWidget* parent)
     m_activity->setObjectName(QStringLiteral("taskActivity"));
     m_activity->setWordWrap(true);
     m_activity->hide();
+    m_openRuns->setObjectName(QStringLiteral("openTaskRuns"));
+    m_openSolutions->setObjectName(QStringLiteral("openTaskSolutions"));
+    for (QToolButton* b : {m_openRuns, m_openSolutions}) {
+        b->setAutoRaise(true);
+        b->hide();
+    }
+    connect(m_openRuns, &QToolButton::clicked, this, [this] { Q_EMIT openRunsRequested(m_taskId); });
+    connect(m_openSolutions, &QToolButton::clicked, this, [this] { Q_EMIT openSolutionsRequested(m_taskId); });
     auto* shownRow = new QHBoxLayout;
     shownRow->addWidget(new QLabel(tr("Shown to the model:"), this));
     for (Presentation p : allPresentations()) {
@@ -111,7 +122,11 @@ TaskDetailView::TaskDetailView(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);
-    layout->addWidget(m_activity);
+    auto* activityRow = new QHBoxLayout;
+    activityRow->addWidget(m_activity, 1);
+    activityRow->addWidget(m_openRuns);
+    activityRow->addWidget(m_openSolutions);
+    layout->addLayout(activityRow);
     layout->addLayout(shownRow);
     layout->addWidget(m_tabs, 1);
     clear();
@@ -143,6 +158,11 @@ void TaskDetailView::setActivity(const TaskActivity& activity)
 {
     m_activity->setText(activity.empty() ? QString() : tr("Work on this task: %1").arg(activity.summary()));
     m_activity->setVisible(!activity.empty());
+    m_openRuns->setText(activity.runs == 1 ? tr("Open the run") : tr("Open %1 runs").arg(activity.runs));
+    m_openRuns->setVisible(activity.runs > 0);
+    m_openSolutions->setText(activity.solutions == 1 ? tr("Open the solution")
+                                                     : tr("Open %1 solutions").arg(activity.solutions));
+    m_openSolutions->setVisible(activity.solutions > 0);
 }
 
 void TaskDetailView::setTask(const Task& t, const QList<AuditEntry>& history)

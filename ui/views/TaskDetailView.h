@@ -17,6 +17,8 @@ class QTableWidget;
 class QTextBrowser;
 class QsciScintilla;
 
+class QToolButton;
+
 namespace km::ui {
 
 class SpecView;
@@ -34,6 +36,9 @@ public:
 
 Q_SIGNALS:
     void shownChanged(const QString& taskId, km::PresentationSet shown);
+    // The buttons beside the work line: show the task's runs or solutions.
+    void openRunsRequested(const QString& taskId);
+    void openSolutionsRequested(const QString& taskId);
 
 private:
     void emitShown();
@@ -43,6 +48,8 @@ private:
 
     QLabel* m_header;
     QLabel* m_activity;
+    QToolButton* m_openRuns;
+    QToolButton* m_openSolutions;
     QCheckBox* m_shown[3];
     QTabWidget* m_tabs;
     QTextBrowser* m_description;

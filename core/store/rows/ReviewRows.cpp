@@ -18,15 +18,19 @@ Result<ReviewRecord> reviewFromRow(Row& row)
     r.to = reviewStatusFromString(row.text("to_status")).value_or(ReviewStatus::Draft);
     r.reason = row.text("reason");
     r.comment = row.text("comment");
+    if (r.solutionId != 0)
+        r.overriddenRules = row.text("gate_override").split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (Status st = row.status(); !st)
         return st.error();
     return r;
 }
 
-Result<QList<ReviewRecord>> readReviews(Database& db, const QString& where, const QVariant& key)
+Result<QList<ReviewRecord>> readReviews(Database& db, const QString& where, const QVariant& key, bool ofSolution)
 {
+    // gate_override (v7) only for a solution's decisions: a task's are read on stores older than v7 too.
     auto q = db.exec(QStringLiteral("SELECT id, task_id, solution_id, reviewer, at, from_status, to_status, reason, "
-                                    "comment FROM reviews WHERE ") +
+                                    "comment%1 FROM reviews WHERE ")
+                             .arg(ofSolution ? QStringLiteral(", gate_override") : QString()) +
                          where + QStringLiteral(" ORDER BY id"),
                      {key});
     if (!q)
@@ -44,11 +48,11 @@ Status writeReview(Database& db, ReviewRecord& r)
     QVariantList bindings{r.taskId, r.reviewer, r.at.toString(Qt::ISODateWithMs), toString(r.from), toString(r.to),
                           r.reason, r.comment};
     if (ofSolution)
-        bindings << r.solutionId;
+        bindings << r.solutionId << r.overriddenRules.join(QLatin1Char(','));
     auto ins = db.exec(QStringLiteral("INSERT INTO reviews(task_id, reviewer, at, from_status, to_status, reason, "
                                       "comment%1) VALUES (?,?,?,?,?,?,?%2)")
-                           .arg(ofSolution ? QStringLiteral(", solution_id") : QString(),
-                                ofSolution ? QStringLiteral(",?") : QString()),
+                           .arg(ofSolution ? QStringLiteral(", solution_id, gate_override") : QString(),
+                                ofSolution ? QStringLiteral(",?,?") : QString()),
                        bindings);
     if (!ins)
         return ins.error();
@@ -58,12 +62,12 @@ Status writeReview(Database& db, ReviewRecord& r)
 
 Result<QList<ReviewRecord>> readTaskReviews(Database& db, const QString& taskId)
 {
-    return readReviews(db, QStringLiteral("task_id = ? AND solution_id IS NULL"), taskId);
+    return readReviews(db, QStringLiteral("task_id = ? AND solution_id IS NULL"), taskId, false);
 }
 
 Result<QList<ReviewRecord>> readSolutionReviews(Database& db, qint64 solutionId)
 {
-    return readReviews(db, QStringLiteral("solution_id = ?"), solutionId);
+    return readReviews(db, QStringLiteral("solution_id = ?"), solutionId, true);
 }
 
 }  // namespace km::store

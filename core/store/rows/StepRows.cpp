@@ -109,4 +109,18 @@ Result<QList<TrajectoryStep>> readSteps(Database& db, qint64 runId)
     return readRows<TrajectoryStep>(q.value(), stepFromRow);
 }
 
+Result<std::optional<TrajectoryStep>> readStep(Database& db, qint64 stepId)
+{
+    auto q = db.exec(QStringLiteral("SELECT %1 FROM trajectory_steps WHERE id = ?").arg(QLatin1String(kStepColumns)),
+                     {stepId});
+    if (!q)
+        return q.error();
+    auto rows = readRows<TrajectoryStep>(q.value(), stepFromRow);
+    if (!rows)
+        return rows.error();
+    if (rows.value().isEmpty())
+        return std::optional<TrajectoryStep>();
+    return std::optional<TrajectoryStep>(rows.value().first());
+}
+
 }  // namespace km::store

@@ -6,6 +6,8 @@
 #include "model/Trajectory.h"
 #include "util/Result.h"
 
+#include <optional>
+
 namespace km::store {
 
 class Database;
@@ -15,5 +17,7 @@ Result<qint64> writeStep(Database& db, qint64 runId, const TrajectoryStep& step,
 
 // The steps of a run, in order.
 Result<QList<TrajectoryStep>> readSteps(Database& db, qint64 runId);
+// One step by its id; nullopt when there is none.
+Result<std::optional<TrajectoryStep>> readStep(Database& db, qint64 stepId);
 
 }  // namespace km::store

@@ -94,8 +94,10 @@ def body(device, scratch):
                 result["randomised"] = changed
                 metas = None
                 for si, seed in enumerate(plan["seeds"]):
-                    phase(f"run {cfg['name']} seed {seed}")
-                    outs = _tensors(programs.flatten_outputs(trial_model(*programs.make_inputs(ref, seed, device))))
+                    transform = (plan.get("transforms") or [None] * len(plan["seeds"]))[si]
+                    phase(f"run {cfg['name']} seed {seed}" + (f" ({transform})" if transform else ""))
+                    inputs_si = programs.make_inputs(ref, seed, device, transform)
+                    outs = _tensors(programs.flatten_outputs(trial_model(*inputs_si)))
                     outputs[(ci, si)] = [o.clone() for o in outs]  # the model may reuse its buffers
                     metas = [tensorio.describe(o) for o in outs]
                 result["configs"].append({"name": cfg["name"], "outputs": metas})

@@ -117,8 +117,9 @@ def body(plan, scratch):
                 model, result["weights"] = programs.build_solution(sol, ref, ref_model, plan["init_seed"], device)
                 expected = plan["expected"][ci]
                 for si, seed in enumerate(plan["seeds"]):
-                    phase(f"run {cfg['name']} seed {seed}")
-                    inputs = programs.make_inputs(ref, seed, device)
+                    transform = (plan.get("transforms") or [None] * len(plan["seeds"]))[si]
+                    phase(f"run {cfg['name']} seed {seed}" + (f" ({transform})" if transform else ""))
+                    inputs = programs.make_inputs(ref, seed, device, transform)
                     originals = programs.clone_inputs(inputs)
                     reruns = [False, True] if si == 0 else [False]
                     for rerun in reruns:

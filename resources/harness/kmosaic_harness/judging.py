@@ -3,6 +3,7 @@ solution's outputs (files it wrote, or GPU memory those files name: tensorio.wri
 (kept in this process, on the GPU), the integrity checks on them, the timing figures and their checks. It never
 loads solution code."""
 import contextlib
+import math
 import copy
 import os
 import re
@@ -28,6 +29,7 @@ class Judge:
     def __init__(self, plan, result, ref_outs):
         judging = plan["judging"]
         self.configs, self.seeds, self.timing = plan["configs"], plan["seeds"], plan["timing"]
+        self.transforms = plan.get("transforms") or [None] * len(self.seeds)
         self.device = plan["device"]
         self.judge_device = "cuda" if self.device == "cuda" else "cpu"
         self.atol, self.rtol = float(judging["atol"]), float(judging["rtol"])
@@ -110,10 +112,16 @@ class Judge:
         for ci, cfg in enumerate(self.configs):
             for si, seed in enumerate(self.seeds):
                 first = None  # the first run's outputs, kept for the determinism re-run of seed 0
+                transform = self.transforms[si]
                 for rerun in ([False, True] if si == 0 else [False]):
                     info = reported.get((ci, si, rerun))
                     rec = {"config": cfg["name"], "seed": seed, "rerun": rerun}
-                    if info and "shape_error" in info:
+                    if transform:
+                        rec["distribution"] = transform
+                    if transform and not self._finite_reference((ci, si)):
+                        rec.update(ok=True, skipped=True, message=f"the reference's outputs are not finite on "
+                                   f"{transform} inputs: not compared")
+                    elif info and "shape_error" in info:
                         rec.update(ok=False, status="INCORRECT_SHAPE", message=info["shape_error"])
                     else:
                         name = f"sol_{ci}_{si}{'_rerun' if rerun else ''}.bin"
@@ -140,13 +148,40 @@ class Judge:
                     v["trials"].append(rec)
                     if not rec.get("ok") and worst is None:
                         worst = rec
+        v["distributions"] = self._distributions(v["trials"])
         if worst is not None and v["status"] == "PASSED":
             v["status"] = worst.get("status", "INCORRECT_NUMERICAL")
-            v["failure"] = {"config": worst["config"], "seed": worst["seed"], "message": worst.get("message", ""),
+            where = f" ({worst['distribution']} inputs)" if worst.get("distribution") else ""
+            v["failure"] = {"config": worst["config"], "seed": worst["seed"],
+                            "message": worst.get("message", "") + where,
                             "max_abs": worst.get("max_abs"), "max_rel": worst.get("max_rel")}
             for c in worst.get("checks", []):
                 if c.startswith("correctness."):
                     v["checks"].append({"check": c, "severity": "info", "line": 0, "message": worst.get("message")})
+
+    def _finite_reference(self, key):
+        import torch  # the judge runs in the reference's child, where torch is loaded already
+
+        outs = self.ref_outs.get(key)
+        return not isinstance(outs, list) or all(bool(torch.isfinite(t).all()) for t in outs if t.is_floating_point())
+
+    @staticmethod
+    def _distributions(trials):
+        """The error per input distribution ("plain" is get_inputs() as written), over every configuration."""
+        out = {}
+        for t in trials:
+            d = out.setdefault(t.get("distribution", "plain"), {"name": t.get("distribution", "plain"), "trials": 0,
+                                                                 "ok": True, "max_abs": 0.0, "max_rel": 0.0})
+            if t.get("skipped"):
+                d["skipped"] = t.get("message", "")
+                continue
+            d["trials"] += 1
+            d["ok"] = d["ok"] and bool(t.get("ok"))
+            for k in ("max_abs", "max_rel"):
+                x = t.get(k)
+                if isinstance(x, (int, float)) and math.isfinite(x) and x > d[k]:
+                    d[k] = x
+        return list(out.values())
 
     def _add(self, v, check, message, severity="error"):
         if not any(c["check"] == check and c["message"] == message for c in v["checks"]):

@@ -59,10 +59,40 @@ def apply_config(module, values):
         module.__dict__[key] = value
 
 
-def make_inputs(reference, seed, device):
+# The hidden input distributions (docs/verifier.md): every configuration also runs on fresh seeds with its
+# floating-point data inputs transformed, so that a kernel tuned to get_inputs()'s N(0, 1) draws shows it.
+TRANSFORMS = {
+    "x3": lambda x: x * 3,
+    "x0.01": lambda x: x * 0.01,
+    "negated": lambda x: -x,
+    "shifted": lambda x: x + 2,
+}
+# A reference names the inputs (positions in get_inputs()) that must keep their values: indices, probabilities.
+UNTRANSFORMED = "KMOSAIC_UNTRANSFORMED_INPUTS"
+
+
+def untransformed_inputs(reference):
+    keep = getattr(reference, UNTRANSFORMED, ())
+    if not isinstance(keep, (list, tuple)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in keep):
+        raise ProgramError("contract", f"{UNTRANSFORMED} must be a list of input positions (integers)")
+    return set(keep)
+
+
+def make_inputs(reference, seed, device, transform=None):
     """The reference's inputs for `seed`, made on `device`: both children call this with the same seed and device, so
     they see the same values. On a GPU the factory calls run there (torch.device as a context): drawing 256 MB of
-    normal numbers on one CPU thread costs about a second, per trial and per side."""
+    normal numbers on one CPU thread costs about a second, per trial and per side. `transform` (a TRANSFORMS name)
+    applies to the floating-point tensors the reference does not name in KMOSAIC_UNTRANSFORMED_INPUTS."""
+    inputs = _draw_inputs(reference, seed, device)
+    if not transform:
+        return inputs
+    keep = untransformed_inputs(reference)
+    f = TRANSFORMS[transform]
+    return [f(x) if isinstance(x, torch.Tensor) and x.is_floating_point() and i not in keep else x
+            for i, x in enumerate(inputs)]
+
+
+def _draw_inputs(reference, seed, device):
     torch.manual_seed(seed)
     inputs = None
     if device != "cpu" and hasattr(torch, "get_default_device"):

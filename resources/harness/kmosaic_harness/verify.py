@@ -12,6 +12,21 @@ DEFAULT_TOLERANCE = {"float32": (1e-4, 1e-4), "float64": (1e-7, 1e-7), "float16"
                      "bfloat16": (1e-2, 1e-2)}
 
 
+# The hidden input distributions, as programs.TRANSFORMS names them (this module does not import torch).
+HIDDEN_DISTRIBUTIONS = ("x3", "x0.01", "negated", "shifted")
+
+# What a CPU verification cannot check, said in every CPU verdict (docs/verifier.md, "On the CPU").
+CPU_CHECKS_NOT_RUN = [
+    {"name": "runtime.library_only", "reason": "no profiler attributes CPU time to the solution's own code; "
+                                               "static.no_compiled_call refuses a forward that never calls it"},
+    {"name": "runtime.side_stream", "reason": "there are no streams on the CPU"},
+    {"name": "runtime.below_launch_floor", "reason": "there are no kernel launches on the CPU"},
+    {"name": "allocator poisoning", "reason": "freed memory is not filled with NaN before the solution runs"},
+    {"name": "timing.implausible", "reason": "the memory floor needs a GPU's measured copy bandwidth"},
+    {"name": "ncu, memcheck", "reason": "Nsight Compute and compute-sanitizer need a GPU"},
+]
+
+
 class Verification:
     def __init__(self, worker, req, phase):
         self.worker = worker
@@ -48,6 +63,10 @@ class Verification:
         rng = random.SystemRandom()
         n_seeds = max(1, int(opts.get("seeds", 3)))
         self.seeds = [rng.randrange(1, 2**31) for _ in range(n_seeds)]
+        # Then one fresh seed per hidden input distribution (programs.TRANSFORMS); `distributions: false` leaves
+        # them out (a solution whose kernel is known to be for N(0, 1) inputs only, or a quick look).
+        self.transforms = list(HIDDEN_DISTRIBUTIONS) if opts.get("distributions", True) is not False else []
+        self.draw_seeds = self.seeds + [rng.randrange(1, 2**31) for _ in self.transforms]
         self.init_seed = rng.randrange(1, 2**31)
         tol = task.get("tolerance")
         if isinstance(tol, dict) and "atol" in tol and "rtol" in tol:
@@ -94,7 +113,7 @@ class Verification:
                 ok = c["name"] in wanted
                 reason = "not asked for"
             elif cpu:
-                ok = c["name"].startswith("small")
+                ok = c["name"].startswith(("small", "hidden-small"))
                 reason = "sized for a GPU (the CPU runs the small* configurations)"
             else:
                 ok, reason = True, ""
@@ -118,7 +137,8 @@ class Verification:
         buildcache.evict(self.cache_root, self.cache_max_bytes)
 
     def _plan(self):
-        plan = {"device": self.device, "configs": self.configs, "seeds": self.seeds, "init_seed": self.init_seed,
+        plan = {"device": self.device, "configs": self.configs, "seeds": self.draw_seeds,
+                "transforms": [None] * len(self.seeds) + self.transforms, "init_seed": self.init_seed,
                 "timing": self.timing, "reference": self.task["reference"], "threads": self.worker.threads,
                 "profile": bool(self.opts.get("profile", True)),
                 "compile_baseline": bool(self.opts.get("compile_baseline", False)),
@@ -164,6 +184,8 @@ class Verification:
              "tolerance": {"atol": self.atol, "rtol": self.rtol, "source": self.tol_source},
              "seeds": self.seeds}
         cpu = self.device == "cpu"
+        if cpu:
+            v["checks_not_run"] = CPU_CHECKS_NOT_RUN
         self.phase("reference")
         ref_child, self._spare_folder = (None, None) if cpu else self.worker.spares.take(self.limits)
         if ref_child is not None:

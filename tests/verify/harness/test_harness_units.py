@@ -129,6 +129,43 @@ class Configurations(unittest.TestCase):
             programs.apply_config(mod, {"unknown": 1})
 
 
+class HiddenDistributions(unittest.TestCase):
+    REF = ("import torch\nKMOSAIC_UNTRANSFORMED_INPUTS = [2]\n"
+           "def get_inputs():\n    return [torch.randn(4), torch.arange(4), torch.rand(4), 3.0]\n")
+
+    def test_floating_inputs_are_transformed_the_rest_kept(self):
+        from kmosaic_harness import programs
+        mod = programs.load_module("dist_test", self.REF, "ref.py")
+        plain = programs.make_inputs(mod, 5, "cpu")
+        for name, f in [("x3", lambda x: x * 3), ("x0.01", lambda x: x * 0.01), ("negated", lambda x: -x),
+                        ("shifted", lambda x: x + 2)]:
+            got = programs.make_inputs(mod, 5, "cpu", name)
+            self.assertTrue(torch.equal(got[0], f(plain[0])), name)
+            self.assertTrue(torch.equal(got[1], plain[1]), name)  # integers (indices) keep their values
+            self.assertTrue(torch.equal(got[2], plain[2]), name)  # opted out by the reference
+            self.assertEqual(got[3], 3.0)
+
+    def test_a_bad_opt_out_is_a_contract_error(self):
+        from kmosaic_harness import programs
+        mod = programs.load_module("dist_bad", self.REF.replace("[2]", "'x'"), "ref.py")
+        with self.assertRaises(programs.ProgramError):
+            programs.make_inputs(mod, 5, "cpu", "x3")
+
+    def test_the_worker_names_every_transform(self):
+        from kmosaic_harness import programs, verify
+        self.assertEqual(list(verify.HIDDEN_DISTRIBUTIONS), list(programs.TRANSFORMS))
+
+    def test_the_error_per_distribution(self):
+        from kmosaic_harness import judging
+        trials = [{"ok": True, "max_abs": 1e-6, "max_rel": 1e-5}, {"ok": True, "max_abs": 2e-6, "max_rel": 0.0},
+                  {"distribution": "x3", "ok": False, "max_abs": 0.5, "max_rel": float("inf")},
+                  {"distribution": "negated", "ok": True, "skipped": True, "message": "not finite"}]
+        d = {x["name"]: x for x in judging.Judge._distributions(trials)}
+        self.assertEqual(d["plain"], {"name": "plain", "trials": 2, "ok": True, "max_abs": 2e-6, "max_rel": 1e-5})
+        self.assertEqual((d["x3"]["ok"], d["x3"]["max_abs"], d["x3"]["max_rel"]), (False, 0.5, 0.0))
+        self.assertEqual((d["negated"]["trials"], d["negated"]["skipped"]), (0, "not finite"))
+
+
 class Timing(unittest.TestCase):
     def test_the_l2_buffer_is_read_before_every_timed_run_through_the_harness_own_reduction(self):
         from kmosaic_harness import timing

@@ -1,0 +1,83 @@
+// Agent runs from the main window's Run menu: with no agent services every action says so (no dialog, nothing
+// started); with them, Start Agent Runs on Selected Tasks opens the launch dialog over the table's selection and
+// Visible Tasks over the filtered list, each saying how many runs will start; Cancel Open Run without an open run
+// says what to do.
+#include "WorkbenchFixture.h"
+#include "agent/LaunchDialog.h"
+#include "services/ServiceHost.h"
+#include "views/AgentLaunches.h"
+
+#include <QStatusBar>
+
+using namespace km;
+
+class TestAgentLaunches : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<TaskStore> m_store;
+    std::unique_ptr<QSettings> m_settings;
+
+    static ui::LaunchDialog* dialogOf(QWidget& window)
+    {
+        ui::LaunchDialog* d = nullptr;
+        for (QDeadlineTimer deadline(20000); !deadline.hasExpired() && !(d && d->isVisible());) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            d = window.findChild<ui::LaunchDialog*>("launchDialog");
+        }
+        return d && d->isVisible() ? d : nullptr;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_store = test::seededStore(m_dir);
+        QVERIFY(m_store);
+        m_settings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
+    }
+
+    void withoutServicesNothingStarts()
+    {
+        test::Workbench b(*m_store, *m_settings);  // no ServiceHost
+        b.window.show();
+        b.window.findChild<QAction*>("launchVisible")->trigger();
+        QTRY_VERIFY(b.window.statusBar()->currentMessage().contains("agent services are not running"));
+        QVERIFY(!b.window.findChild<ui::LaunchDialog*>("launchDialog"));
+    }
+
+    void theDialogOpensOverSelectedOrVisibleTasks()
+    {
+        auto worker = test::openWorker(m_store->path());
+        auto services = test::cpuServices(m_store->path());
+        QVERIFY(services);
+        ui::WorkbenchController controller(*worker, "ana", services.get());
+        ui::MainWindow window(controller, *m_settings);
+        window.show();
+        QVERIFY(test::settle(*worker));
+
+        QVERIFY(controller.selectTask("leaky-relu"));
+        QVERIFY(test::settle(*worker));
+        QCOMPARE(window.selectedTaskIds(), QStringList{"leaky-relu"});
+        window.findChild<QAction*>("launchSelected")->trigger();
+        ui::LaunchDialog* d = dialogOf(window);
+        QVERIFY(d);
+        QVERIFY2(d->summaryText().startsWith("1 run will start"), qPrintable(d->summaryText()));
+        d->setObjectName("seen");
+        d->reject();
+
+        window.setSearchText("softmax");
+        QTRY_VERIFY(controller.visibleTaskIds().size() >= 2);
+        const int visible = int(controller.visibleTaskIds().size());
+        window.findChild<QAction*>("launchVisible")->trigger();
+        d = dialogOf(window);
+        QVERIFY(d);
+        QVERIFY2(d->summaryText().startsWith(QString("%1 runs will start").arg(visible)), qPrintable(d->summaryText()));
+        d->reject();
+
+        window.findChild<QAction*>("cancelOpenRun")->trigger();
+        QTRY_VERIFY(window.statusBar()->currentMessage().contains("Open a run to cancel it"));
+    }
+};
+
+QTEST_MAIN(TestAgentLaunches)
+#include "test_agent_launches.moc"
