@@ -48,8 +48,9 @@ QString failure(const VerdictEvidence& e)
         return {};
     const FailureEvidence& f = *e.failure;
     // A hidden configuration is not named: the model learns that one failed, not its sizes.
-    QString line = isHiddenConfig(f.config) ? QStringLiteral("A hidden configuration")
-                                            : QStringLiteral("Configuration %1, seed %2").arg(f.config, num(f.seed, 12));
+    QString line = isHiddenConfig(f.config)
+                       ? QStringLiteral("A hidden configuration")
+                       : QStringLiteral("Configuration %1, seed %2").arg(f.config, num(f.seed, 12));
     if (f.maxAbs || f.maxRel)
         line += QStringLiteral(": max abs error %1, max rel error %2").arg(num(f.maxAbs), num(f.maxRel));
     if (f.mismatches)

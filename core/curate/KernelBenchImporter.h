@@ -1,5 +1,6 @@
 #pragma once
-// Reads a KernelBench checkout: KernelBench/level1..4/<n>_<Name>.py (level 4's names with hyphens and dots) become reference-only tasks.
+// Reads a KernelBench checkout: KernelBench/level1..4/<n>_<Name>.py (level 4's names with hyphens and dots) become
+// reference-only tasks.
 
 #include "curate/ImportFiles.h"
 #include "curate/ImportReport.h"

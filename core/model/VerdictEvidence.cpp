@@ -170,15 +170,15 @@ TimingEvidence readTiming(Part& p)
 
 TrialEvidence readTrial(Part& p)
 {
-    return {p.text("config"),       p.integer("seed"),   p.flag("rerun"),     p.boolean("ok"),
-            p.text("status"),       p.text("message"),   p.number("max_abs"), p.number("max_rel"),
+    return {p.text("config"),        p.integer("seed"),   p.flag("rerun"),        p.boolean("ok"),
+            p.text("status"),        p.text("message"),   p.number("max_abs"),    p.number("max_rel"),
             p.integer("mismatches"), p.strings("checks"), p.text("distribution"), p.flag("skipped")};
 }
 
 DistributionEvidence readDistribution(Part& p)
 {
-    return {p.text("name"), p.integer("trials"), p.boolean("ok"), p.number("max_abs"), p.number("max_rel"),
-            p.text("skipped")};
+    return {p.text("name"),      p.integer("trials"), p.boolean("ok"),
+            p.number("max_abs"), p.number("max_rel"), p.text("skipped")};
 }
 
 FailureEvidence readFailure(Part& p)

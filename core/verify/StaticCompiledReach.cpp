@@ -81,8 +81,8 @@ public:
             const Def& d = *queue[q];
             if (d.builds || unfollowable(d))
                 return true;
-            const QString cls = d.qualified.contains(QLatin1Char('.')) ? d.qualified.section(QLatin1Char('.'), 0, 0)
-                                                                       : QString();
+            const QString cls =
+                d.qualified.contains(QLatin1Char('.')) ? d.qualified.section(QLatin1Char('.'), 0, 0) : QString();
             for (const PyRef& r : m_c.py.refs) {
                 if (r.first < d.begin || r.first >= d.end)
                     continue;
@@ -140,16 +140,16 @@ private:
     bool isCompiled(const PyRef& r, const QString& cls) const
     {
         const QString written = r.parts.join(QLatin1Char('.'));
-        if (r.resolved.startsWith(QLatin1String("torch.ops.")) || (!r.onExpression && (held(written) ||
-                                                                                        held(r.resolved))))
+        if (r.resolved.startsWith(QLatin1String("torch.ops.")) ||
+            (!r.onExpression && (held(written) || held(r.resolved))))
             return true;
         for (qsizetype n = r.parts.size(); n >= 1; --n) {  // what a prefix holds: ext = load(...), self.ext = build()
             const QString prefix = r.parts.first(n).join(QLatin1Char('.'));
             const QString callee = m_c.py.results.value(prefix);
             const QString last = callee.section(QLatin1Char('.'), -1);
             if (!r.onExpression && !callee.isEmpty() &&
-                (last == QLatin1String("load_inline") || callee.startsWith(QLatin1String("torch.utils.cpp_extension.")) ||
-                 isBuilderName(callee, cls)))
+                (last == QLatin1String("load_inline") ||
+                 callee.startsWith(QLatin1String("torch.utils.cpp_extension.")) || isBuilderName(callee, cls)))
                 return true;
         }
         if (!r.called || r.onExpression)
@@ -202,7 +202,8 @@ private:
         for (const Def& d : m_defs) {
             const QString owner = d.qualified.section(QLatin1Char('.'), 0, 0);
             const QString method = d.qualified.section(QLatin1Char('.'), 1);
-            if (names.contains(d.qualified) || (m_classes.contains(owner) && names.contains(owner + QStringLiteral(".*"))) ||
+            if (names.contains(d.qualified) ||
+                (m_classes.contains(owner) && names.contains(owner + QStringLiteral(".*"))) ||
                 (m_classes.contains(owner) && !method.isEmpty() && names.contains(QStringLiteral("*.") + method)))
                 out.append(&d);
         }

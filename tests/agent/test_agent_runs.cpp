@@ -2,9 +2,9 @@
 // fake_llm_server.py on loopback (real sockets and streams) or from a person (manual agent): a run that repairs a
 // build error and a wrong result through 429, 500, stalled, truncated and malformed replies; a reply without code
 // and a huge one as recorded steps; a run killed with -9 mid-call and resumed with no step lost.
-#include "../common/HonestLeakyRelu.h"
 #include "../common/CliRun.h"
 #include "../common/FakeLlmServer.h"
+#include "../common/HonestLeakyRelu.h"
 #include "util/Json.h"
 
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 // An agent run whose provider key is in kmosaic's environment, with a model that quotes the key verbatim and
 // writes code that rebuilds it at run time and hunts for keys (its environment, every /proc/<pid>/environ): after
 // the run and `agent export`, the key is in no store file, no bundle, no output; where it was, [redacted] is.
-#include "../common/HonestLeakyRelu.h"
 #include "../common/CliRun.h"
 #include "../common/FakeLlmServer.h"
+#include "../common/HonestLeakyRelu.h"
 #include "../common/LeakySolution.h"
 #include "util/Json.h"
 

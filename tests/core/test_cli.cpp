@@ -122,10 +122,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("filters");
         QTest::addColumn<QStringList>("ids");
-        QTest::newRow("all") << QStringList{}
-                             << QStringList{"kb-l1-001-square-matrix-multiplication", "kb-l1-019-relu",
-                                            "kb-l1-023-softmax", "kb-l2-012-conv2d-batchnorm-relu",
-                                            "kb-l3-002-small-mlp", "kb-l4-001-acme-tiny-lm-0-5b-bs2-seq16"};
+        QTest::newRow("all") << QStringList{} << QStringList{"kb-l1-001-square-matrix-multiplication",
+                                                             "kb-l1-019-relu",
+                                                             "kb-l1-023-softmax",
+                                                             "kb-l2-012-conv2d-batchnorm-relu",
+                                                             "kb-l3-002-small-mlp",
+                                                             "kb-l4-001-acme-tiny-lm-0-5b-bs2-seq16"};
         QTest::newRow("level 2,3") << QStringList{"--level", "2,3"}
                                    << QStringList{"kb-l2-012-conv2d-batchnorm-relu", "kb-l3-002-small-mlp"};
         QTest::newRow("category") << QStringList{"--category", "activation"}

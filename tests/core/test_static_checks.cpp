@@ -87,7 +87,7 @@ private Q_SLOTS:
             << "inherits_alias.py" << sm << kSoftmaxOps << "float32"
             << QStringList{"2 static.inherits_reference error", "4 static.inherits_reference error",
                            "7 static.inherits_reference error", "14 static.inherits_reference error",
-                           "16 static.no_compiled_call error", "17 static.inherits_reference error"};
+                           "16 static.no_compiled_call error",  "17 static.inherits_reference error"};
         QTest::newRow("try/except: fallbacks are errors, swallowing a warning, re-raising nothing")
             << "try_fallback.py" << sm << kSoftmaxOps << "float32"
             << QStringList{"7 static.try_fallback warning", "20 static.try_fallback error",
@@ -113,8 +113,9 @@ private Q_SLOTS:
             << "precision.py" << QString() << QStringList{} << "float32"
             << QStringList{"6 static.precision_cast warning",  "8 static.precision_cast warning",
                            "10 static.precision_cast warning", "11 static.precision_cast warning",
-                           "16 static.no_compiled_call error",  "17 static.precision_cast warning", "18 static.precision_cast warning",
-                           "19 static.precision_cast warning", "20 static.precision_cast warning"};
+                           "16 static.no_compiled_call error", "17 static.precision_cast warning",
+                           "18 static.precision_cast warning", "19 static.precision_cast warning",
+                           "20 static.precision_cast warning"};
         QTest::newRow("half in a float16 task is no precision finding")
             << "precision.py" << QString() << QStringList{} << "float16"
             << QStringList{"16 static.no_compiled_call error"};
@@ -196,8 +197,9 @@ private Q_SLOTS:
         const QString build = "from torch.utils.cpp_extension import load_inline\n"
                               "ext = load_inline(name='k', cpp_sources=src, functions=['relu'])\n";
         const QString cls = "class ModelNew(torch.nn.Module):\n";
-        QTest::newRow("module-level extension") << build + cls + "    def forward(self, x):\n        return ext.relu(x)\n"
-                                                << QStringList{};
+        QTest::newRow("module-level extension")
+            << build + cls + "    def forward(self, x):\n        return ext.relu(x)\n"
+            << QStringList{};
         QTest::newRow("extension held by self")
             << "import torch.utils.cpp_extension as ce\n" + cls +
                    "    def __init__(self):\n        super().__init__()\n        self.k = ce.load_inline(name='k')\n"
@@ -211,8 +213,9 @@ private Q_SLOTS:
             << build + "relu = ext.relu\n" + cls + "    def forward(self, x):\n        return relu(x)\n"
             << QStringList{};
         QTest::newRow("an autograd.Function's apply")
-            << build + "class Fn(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
-                       "        return ext.relu(x)\n" +
+            << build +
+                   "class Fn(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+                   "        return ext.relu(x)\n" +
                    cls + "    def forward(self, x):\n        return Fn.apply(x)\n"
             << QStringList{};
         QTest::newRow("a lazy builder") << "from torch.utils.cpp_extension import load_inline\n_e = None\n"
@@ -270,7 +273,8 @@ private Q_SLOTS:
     {
         const QString root = QStringLiteral(KMOSAIC_SOURCE_DIR);
         QList<std::pair<QString, QString>> solutions;  // where, code
-        for (const QString& dir : {QStringLiteral("tests/verify/corpus/honest"), QStringLiteral("tests/gpu/solutions/honest")})
+        for (const QString& dir :
+             {QStringLiteral("tests/verify/corpus/honest"), QStringLiteral("tests/gpu/solutions/honest")})
             for (const QFileInfo& fi : QDir(root + '/' + dir).entryInfoList({"*.py"}, QDir::Files)) {
                 QFile f(fi.filePath());
                 QVERIFY(f.open(QIODevice::ReadOnly));
@@ -294,8 +298,7 @@ private Q_SLOTS:
         solutions.append({"tests/common/HonestLeakyRelu.h", test::honestLeakyRelu()});
         for (const auto& [where, code] : solutions)
             for (const Finding& f : run(code, {}, {}))
-                QVERIFY2(f.check != QLatin1String("static.no_compiled_call"),
-                         qPrintable(where + ": " + f.message));
+                QVERIFY2(f.check != QLatin1String("static.no_compiled_call"), qPrintable(where + ": " + f.message));
     }
 
     void messageNamesScopeOpAndRule()

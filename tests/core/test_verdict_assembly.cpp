@@ -145,9 +145,9 @@ private Q_SLOTS:
         QCOMPARE(toString(v.status), expected);
         QCOMPARE(v.findings.size(), 1);  // kept as evidence either way
         // With another static error, the precedence is as before.
-        const Verdict both = assembleVerdict(input(
-            {{"status", harnessStatus}},
-            findings + QList<Finding>{{"static.threads", Finding::Severity::Error, 3, "threading imported"}}));
+        const Verdict both = assembleVerdict(
+            input({{"status", harnessStatus}},
+                  findings + QList<Finding>{{"static.threads", Finding::Severity::Error, 3, "threading imported"}}));
         QCOMPARE(toString(both.status), QString("REWARD_HACK"));
     }
 

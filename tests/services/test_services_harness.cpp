@@ -69,9 +69,7 @@ private Q_SLOTS:
         ghost.id = QStringLiteral("not-in-the-store");
         QList<VerificationRequest> requests{
             {{m_task, kPassing, QStringLiteral("a.py"), cpuOptions()}, true, {"manual"}},
-            {{m_task, kPassing + "# unstored\n", QStringLiteral("b.py"), cpuOptions()},
-             false,
-             {"manual"}},
+            {{m_task, kPassing + "# unstored\n", QStringLiteral("b.py"), cpuOptions()}, false, {"manual"}},
             {{ghost, kPassing, QStringLiteral("c.py"), cpuOptions()}, true, {"manual"}},
         };
         QList<VerificationOutcome> outcomes;
@@ -110,9 +108,8 @@ private Q_SLOTS:
                                     QStringLiteral("ana"));
         QSignalSpy ended(&service, &VerificationService::ended);
         QSignalSpy idle(&service, &VerificationService::idle);
-        VerificationRequest r{{m_task, kPassing, QStringLiteral("a.py"), cpuOptions()},
-                              false,
-                              QStringLiteral("manual")};
+        VerificationRequest r{
+            {m_task, kPassing, QStringLiteral("a.py"), cpuOptions()}, false, QStringLiteral("manual")};
         const QList<quint64> tickets = service.submit({r, r, r});
         QCOMPARE(service.pending(), 3);
         service.cancel(tickets[2]);  // queued
@@ -138,9 +135,7 @@ private Q_SLOTS:
         VerificationService service(factory, s, m_store->database(), QStringLiteral("ana"));
         QVERIFY(!service.executor());
         QSignalSpy ended(&service, &VerificationService::ended);
-        VerificationRequest r{{m_task, kPassing, QStringLiteral("a.py"), cpuOptions()},
-                              true,
-                              QStringLiteral("manual")};
+        VerificationRequest r{{m_task, kPassing, QStringLiteral("a.py"), cpuOptions()}, true, QStringLiteral("manual")};
         service.submit({r, r});
         QCOMPARE(ended.size(), 0);  // answered from the event loop, never inside submit()
         QTRY_COMPARE(ended.size(), 2);

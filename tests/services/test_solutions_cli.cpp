@@ -3,8 +3,8 @@
 // named, the passing one too (not measured on a GPU) until --override with a comment; the queue and history say
 // so. On a store with the shipped H200 demonstrations and verdicts recorded by the test: every gate rule refused
 // by name, the queue's filters and columns, show; bad usage exits 2 and creates no store.
-#include "../common/HonestLeakyRelu.h"
 #include "../common/CliRun.h"
+#include "../common/HonestLeakyRelu.h"
 #include "../common/SolutionFixture.h"
 #include "util/Json.h"
 
@@ -19,7 +19,6 @@ Run kmosaic(const QStringList& args)
 {
     return km::test::runKmosaic(args, 300000);
 }
-
 
 QList<QVariantMap> jsonLines(const QString& text)
 {
@@ -45,12 +44,13 @@ private Q_SLOTS:
         for (const auto& [name, body] : files) {
             QFile f(m_dir.filePath(QString::fromLatin1(name)));
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(km::test::honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"), {}, QString::fromLatin1(body))
-                        .toUtf8());
+            f.write(
+                km::test::honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"), {}, QString::fromLatin1(body))
+                    .toUtf8());
             f.close();
-            const Run v = kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution", f.fileName(),
-                                   "--device", "cpu", "--seeds", "1", "--quiet", "--build-cache",
-                                   QStringLiteral(KMOSAIC_VERIFY_BUILD_CACHE)});
+            const Run v =
+                kmosaic({"--db", m_db, "verify", "--task", "leaky-relu", "--solution", f.fileName(), "--device", "cpu",
+                         "--seeds", "1", "--quiet", "--build-cache", QStringLiteral(KMOSAIC_VERIFY_BUILD_CACHE)});
             QVERIFY2(v.code == 0 || v.code == 3, qPrintable(v.err));
         }
     }

@@ -3,8 +3,8 @@
 // behind is a finding and is gone when the verdict is stored; where the sandbox cannot be made, no solution code runs
 // (SYSTEM_ERROR) unless --unsafe-no-sandbox says so, and the verdict records it.
 
-#include "../common/HonestLeakyRelu.h"
 #include "../common/CliRun.h"
+#include "../common/HonestLeakyRelu.h"
 #include "util/Json.h"
 
 #include <QDir>
@@ -114,9 +114,9 @@ private Q_SLOTS:
         const QString solution = marks.filePath(QStringLiteral("solution.py"));
         QFile f(solution);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(km::test::honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"),
-                                          QStringLiteral("open(%1, 'w').write('x')\n")
-                                              .arg(QLatin1Char('"') + marker + QLatin1Char('"')))
+        f.write(km::test::honestLeakyRelu(
+                    QStringLiteral("    def forward(self, x):\n"),
+                    QStringLiteral("open(%1, 'w').write('x')\n").arg(QLatin1Char('"') + marker + QLatin1Char('"')))
                     .toUtf8());
         f.close();
         const QString inner = QStringLiteral("echo 0 > /proc/sys/user/max_user_namespaces && exec \"$@\"");

@@ -3,8 +3,8 @@
 // them go through one LocalExecutor, so the worker also shows that a crash, a hang or a patch costs one child.
 
 #include "curate/TaskFolder.h"
-#include "util/Json.h"
 #include "model/VerdictEvidence.h"
+#include "util/Json.h"
 #include "verify/HarnessLaunch.h"
 #include "verify/LocalExecutor.h"
 #include "verify/Verifier.h"

@@ -136,7 +136,8 @@ private Q_SLOTS:
         QVERIFY2(!notRun.isEmpty() && notRun.first().toMap().value("name") == "runtime.library_only",
                  qPrintable(r.out));
         const Run shown = kmosaic({"--db", m_db, "verdicts", "show", v.value("id").toString()});
-        QVERIFY2(shown.out.contains(QLatin1String("not run on the cpu:\n  runtime.library_only: ")), qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(QLatin1String("not run on the cpu:\n  runtime.library_only: ")),
+                 qPrintable(shown.out));
         const QString isolation = v.value("isolation").toString();
         QVERIFY2(isolation.contains(QLatin1String("filesystem: read-only except scratch")), qPrintable(isolation));
         QProcess probe;

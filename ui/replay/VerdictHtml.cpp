@@ -80,7 +80,8 @@ QString trialsHtml(const QList<TrialEvidence>& trials)
         const QString ok = !t.ok ? QStringLiteral("–") : *t.ok ? QObject::tr("yes") : QObject::tr("no");
         QString note = t.rerun ? QObject::tr("rerun") : QString();
         if (!t.distribution.isEmpty())
-            note += (note.isEmpty() ? QString() : QStringLiteral("; ")) + QObject::tr("%1 inputs").arg(esc(t.distribution));
+            note +=
+                (note.isEmpty() ? QString() : QStringLiteral("; ")) + QObject::tr("%1 inputs").arg(esc(t.distribution));
         if (!t.status.isEmpty() || !t.message.isEmpty())
             note += (note.isEmpty() ? QString() : QStringLiteral("; ")) + esc(t.status + QLatin1Char(' ') + t.message);
         rows << QStringList{esc(t.config), num(t.seed), ok, num(t.maxAbs), num(t.maxRel), num(t.mismatches), note};

@@ -9,8 +9,8 @@
 #include "replay/StepView.h"
 #include "replay/VerdictHtml.h"
 
-#include <QTextDocument>
 #include "views/Qsci.h"
+#include <QTextDocument>
 
 #include <QCheckBox>
 #include <QLabel>
@@ -174,9 +174,9 @@ private Q_SLOTS:
         v.status = VerdictStatus::IncorrectNumerical;
         v.evidence = {
             {"device", "cpu"},
-            {"trials", QVariantList{QVariantMap{{"config", "small"}, {"seed", 3}, {"ok", true}},
-                                    QVariantMap{{"config", "small"}, {"seed", 4}, {"ok", false},
-                                                {"distribution", "x0.01"}}}},
+            {"trials",
+             QVariantList{QVariantMap{{"config", "small"}, {"seed", 3}, {"ok", true}},
+                          QVariantMap{{"config", "small"}, {"seed", 4}, {"ok", false}, {"distribution", "x0.01"}}}},
             {"distributions",
              QVariantList{QVariantMap{{"name", "plain"}, {"trials", 1}, {"ok", true}, {"max_abs", 1e-7}},
                           QVariantMap{{"name", "x0.01"}, {"trials", 1}, {"ok", false}, {"max_abs", 0.004}}}},
