@@ -1,7 +1,7 @@
 #pragma once
-// The `kmosaic agent` commands: run, resume, list, show, cancel, export, import, key (docs/agent.md). Each gets its
-// arguments after `agent SUB` and the store to open once they are read; the key commands (after `agent key SUB`) need
-// no store.
+// The `kmosaic agent` commands: run, resume, fork, list, show, cancel, export, import, key (docs/agent.md). Each gets
+// its arguments after `agent SUB` and the store to open once they are read; the key commands (after `agent key SUB`)
+// need no store.
 
 #include "cli/Cli.h"
 
@@ -15,6 +15,7 @@ class StoreOpener;
 
 int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io);
 int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io);
+int agentForkCommand(StoreOpener& opener, const QStringList& args, Io io);
 int agentListCommand(StoreOpener& opener, const QStringList& args, Io io);
 int agentShowCommand(StoreOpener& opener, const QStringList& args, Io io);
 int agentCancelCommand(StoreOpener& opener, const QStringList& args, Io io);

@@ -1,4 +1,5 @@
-// kmosaic agent run / resume: options into an AgentSetup, the jobs, the runner, a progress line, a summary table.
+// kmosaic agent run / resume / fork: options into an AgentSetup, the jobs, the runner, a progress line, a summary
+// table.
 #include "agent/ProviderFile.h"
 #include "cli/AgentCommands.h"
 #include "cli/AgentText.h"
@@ -194,6 +195,69 @@ int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& 
     return code;
 }
 
+// The reply source the options name (--provider, --manual, --manual-cmd; nullopt: none). A provider's key is read
+// here, on the main thread, before any run starts, and scrubbed from everything stored and logged.
+Result<std::optional<ReplySourceSpec>> sourceFromOptions(const QCommandLineParser& p, Parsed& parsed)
+{
+    ReplySourceSpec source;
+    if (p.isSet(QStringLiteral("provider"))) {
+        auto read = providerFromFile(p.value(QStringLiteral("provider")), parsed.sampling);
+        if (!read)
+            return read.error();
+        source.provider = read.value();
+        parsed.setup.secrets = providerSecrets(source.provider->config);
+        scrubLogMessages(parsed.setup.secrets);
+    } else if (p.isSet(QStringLiteral("manual"))) {
+        source.kind = ReplySourceSpec::Kind::ManualFolder;
+        source.folder = p.value(QStringLiteral("manual"));
+    } else if (p.isSet(QStringLiteral("manual-cmd"))) {
+        source.kind = ReplySourceSpec::Kind::ManualCommand;
+        source.command = p.value(QStringLiteral("manual-cmd"));
+    } else {
+        return std::optional<ReplySourceSpec>();
+    }
+    return std::optional<ReplySourceSpec>(source);
+}
+
+// The source a run recorded, for going on with it: an LLM's key resolved here, on the main thread.
+Result<ReplySourceSpec> recordedSource(const AgentRun& run, Parsed& parsed)
+{
+    auto provider = providerFromRecordedSource(run.settings.value(QStringLiteral("source")).toMap());
+    if (!provider)
+        return provider.error();
+    if (provider.value()) {
+        parsed.setup.secrets = providerSecrets(provider.value()->config);
+        scrubLogMessages(parsed.setup.secrets);
+    }
+    ReplySourceSpec source;
+    source.kind = ReplySourceSpec::Kind::Recorded;
+    source.provider = provider.value();
+    return source;
+}
+
+// The run `id` and its task, or why not: an unknown run, a task no longer in the store.
+Result<std::pair<AgentRun, Task>> runWithTask(TaskStore& store, qint64 id)
+{
+    auto run = TrajectoryStore(store.database()).run(id);
+    if (!run)
+        return run.error();
+    if (!run.value())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no agent run with id %1").arg(id));
+    auto task = store.task(run.value()->taskId);
+    if (!task)
+        return task.error();
+    if (!task.value())
+        return makeError(ErrorCode::NotFound,
+                         QStringLiteral("the run's task '%1' is not in the store").arg(run.value()->taskId));
+    return std::pair(*run.value(), *task.value());
+}
+
+int sourceCount(const QCommandLineParser& p)
+{
+    return int(p.isSet(QStringLiteral("provider"))) + int(p.isSet(QStringLiteral("manual"))) +
+           int(p.isSet(QStringLiteral("manual-cmd")));
+}
+
 }  // namespace
 
 int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io)
@@ -203,9 +267,7 @@ int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io)
     addFilterOptions(p);
     if (const auto exit = parseOrExit(p, QStringLiteral("agent run"), args, io))
         return *exit;
-    const int sources = int(p.isSet(QStringLiteral("provider"))) + int(p.isSet(QStringLiteral("manual"))) +
-                        int(p.isSet(QStringLiteral("manual-cmd")));
-    if (sources != 1) {
+    if (sourceCount(p) != 1) {
         io.err << "kmosaic agent run: give one of --provider FILE.json, --manual DIR or --manual-cmd CMD\n";
         return Usage;
     }
@@ -214,17 +276,10 @@ int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io)
         io.err << "kmosaic agent run: " << parsed.error().message << "\n";
         return parsed.error().code == ErrorCode::InvalidInput ? Usage : Failed;
     }
-    // Read once, here on the main thread: the key (keychain or environment) is resolved before any run starts.
-    std::optional<LlmProvider> provider;
-    if (p.isSet(QStringLiteral("provider"))) {
-        auto read = providerFromFile(p.value(QStringLiteral("provider")), parsed->sampling);
-        if (!read) {
-            io.err << "kmosaic agent run: " << read.error().message << "\n";
-            return Failed;
-        }
-        provider = read.value();
-        parsed.value().setup.secrets = providerSecrets(provider->config);
-        scrubLogMessages(parsed.value().setup.secrets);
+    auto source = sourceFromOptions(p, parsed.value());
+    if (!source) {
+        io.err << "kmosaic agent run: " << source.error().message << "\n";
+        return Failed;
     }
     auto filter = filterFromOptions(p);
     if (!filter) {
@@ -261,17 +316,7 @@ int agentRunCommand(StoreOpener& opener, const QStringList& args, Io io)
     QList<AgentJob> jobs;
     for (const Task& t : tasks.value())
         jobs.append({t, 0});
-    ReplySourceSpec source;
-    if (provider) {
-        source.provider = provider;
-    } else if (p.isSet(QStringLiteral("manual"))) {
-        source.kind = ReplySourceSpec::Kind::ManualFolder;
-        source.folder = p.value(QStringLiteral("manual"));
-    } else {
-        source.kind = ReplySourceSpec::Kind::ManualCommand;
-        source.command = p.value(QStringLiteral("manual-cmd"));
-    }
-    return runJobs(store, QStringLiteral("agent run"), p, parsed.value(), jobs, source, io);
+    return runJobs(store, QStringLiteral("agent run"), p, parsed.value(), jobs, *source.value(), io);
 }
 
 int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io)
@@ -293,36 +338,71 @@ int agentResumeCommand(StoreOpener& opener, const QStringList& args, Io io)
     TaskStore& store = *opened;
     TrajectoryStore trajectories(store.database());
     (void)trajectories.markDeadRunsInterrupted();
-    auto run = trajectories.run(id);
-    if (!run || !run.value()) {
-        io.err << "kmosaic agent resume: "
-               << (run ? QStringLiteral("no agent run with id %1").arg(id) : run.error().message) << "\n";
+    auto found = runWithTask(store, id);
+    if (!found) {
+        io.err << "kmosaic agent resume: " << found.error().message << "\n";
         return Failed;
     }
-    auto task = store.task(run.value()->taskId);
-    if (!task || !task.value()) {
-        io.err << "kmosaic agent resume: the run's task '" << run.value()->taskId << "' is not in the store\n";
-        return Failed;
-    }
+    const auto& [run, task] = found.value();
     auto parsed = parseSetup(p);
     if (!parsed) {
         io.err << "kmosaic agent resume: " << parsed.error().message << "\n";
         return Failed;
     }
-    // An LLM run's key is resolved here, on the main thread, before the run goes on.
-    auto provider = providerFromRecordedSource(run.value()->settings.value(QStringLiteral("source")).toMap());
-    if (!provider) {
-        io.err << "kmosaic agent resume: " << provider.error().message << "\n";
+    auto source = recordedSource(run, parsed.value());
+    if (!source) {
+        io.err << "kmosaic agent resume: " << source.error().message << "\n";
         return Failed;
     }
-    if (provider.value()) {
-        parsed.value().setup.secrets = providerSecrets(provider.value()->config);
-        scrubLogMessages(parsed.value().setup.secrets);
+    return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{task, id}}, source.value(), io);
+}
+
+int agentForkCommand(StoreOpener& opener, const QStringList& args, Io io)
+{
+    QCommandLineParser p;
+    addRunOptions(p);
+    p.addOption(
+        {QStringLiteral("step"), QStringLiteral("Keep steps 1..K of the run (required)."), QStringLiteral("K")});
+    p.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The run to fork."));
+    if (const auto exit = parseOrExit(p, QStringLiteral("agent fork"), args, io))
+        return *exit;
+    bool ok = false;
+    const qint64 id = p.positionalArguments().value(0).toLongLong(&ok);
+    bool stepOk = false;
+    const int steps = p.value(QStringLiteral("step")).toInt(&stepOk);
+    if (!ok || p.positionalArguments().size() != 1 || !stepOk || steps < 1 || sourceCount(p) > 1) {
+        io.err << "kmosaic agent fork: give the id of one run and --step K (1 or more), and at most one of "
+                  "--provider, --manual, --manual-cmd\n";
+        return Usage;
     }
-    ReplySourceSpec source;
-    source.kind = ReplySourceSpec::Kind::Recorded;
-    source.provider = provider.value();
-    return runJobs(store, QStringLiteral("agent resume"), p, parsed.value(), {AgentJob{*task.value(), id}}, source, io);
+    TaskStore* opened = opener.open(io);
+    if (!opened)
+        return Failed;
+    TaskStore& store = *opened;
+    auto found = runWithTask(store, id);
+    if (!found) {
+        io.err << "kmosaic agent fork: " << found.error().message << "\n";
+        return Failed;
+    }
+    const auto& [run, task] = found.value();
+    auto parsed = parseSetup(p);
+    if (!parsed) {
+        io.err << "kmosaic agent fork: " << parsed.error().message << "\n";
+        return Usage;
+    }
+    // Another reply source runs with the options given; none: the run's own source, budgets and verify options.
+    auto named = sourceFromOptions(p, parsed.value());
+    if (!named) {
+        io.err << "kmosaic agent fork: " << named.error().message << "\n";
+        return Failed;
+    }
+    auto source = named.value() ? Result<ReplySourceSpec>(*named.value()) : recordedSource(run, parsed.value());
+    if (!source) {
+        io.err << "kmosaic agent fork: " << source.error().message << "\n";
+        return Failed;
+    }
+    AgentJob job{task, 0, id, steps, !named.value()};
+    return runJobs(store, QStringLiteral("agent fork"), p, parsed.value(), {job}, source.value(), io);
 }
 
 }  // namespace km::cli

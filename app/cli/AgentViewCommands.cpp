@@ -97,6 +97,8 @@ int agentShowCommand(StoreOpener& opener, const QStringList& args, Io io)
            << r.totals.value(QStringLiteral("stop_reason")).toString() << "\n";
     if (const QString provenance = provenanceLine(r); !provenance.isEmpty())
         io.out << provenance << "\n";
+    if (const auto fork = forkOriginOf(r))
+        io.out << "forked from run " << fork->runId << " after step " << fork->steps << "\n";
     io.out << "\n";
     QList<QStringList> rows;
     for (const TrajectoryStep& s : steps.value()) {

@@ -120,10 +120,11 @@ int run(const QStringList& args, Io io)
             return Usage;
     } else if (command == QLatin1String("agent")) {
         static const Sub<Fn> subs[] = {{"run", agentRunCommand},       {"resume", agentResumeCommand},
-                                       {"list", agentListCommand},     {"show", agentShowCommand},
-                                       {"cancel", agentCancelCommand}, {"export", agentExportCommand},
-                                       {"import", agentImportCommand}};
-        if (!(fn = pickSub(rest, subs, "'agent' needs run, resume, list, show, cancel, export, import or key", io)))
+                                       {"fork", agentForkCommand},     {"list", agentListCommand},
+                                       {"show", agentShowCommand},     {"cancel", agentCancelCommand},
+                                       {"export", agentExportCommand}, {"import", agentImportCommand}};
+        if (!(fn = pickSub(rest, subs, "'agent' needs run, resume, fork, list, show, cancel, export, import or key",
+                           io)))
             return Usage;
     } else {
         io.err << "kmosaic: unknown command '" << command << "'; see kmosaic --help\n";

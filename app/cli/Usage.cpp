@@ -67,6 +67,9 @@ Commands:
                            list agent runs, newest first
   agent show ID [--json]   one run's steps: stage, status, speedup, tokens, latency, error
   agent resume ID          continue an interrupted, failed or cancelled run from its last stored step
+  agent fork ID --step K [reply source and run options]
+                           a new run whose history is steps 1..K of run ID, continued from there; without a
+                           reply source, with the run's own source, budgets and verify options
   agent cancel ID          ask the process running a run to stop after its current step
   agent export (ID ... | --task ID | --all) -o FILE [--label TEXT]
                            write runs with their steps and verdicts as one trajectory bundle (JSON)

@@ -68,7 +68,7 @@ Result<QString> AgentLoop::systemPrompt() const
     return m_setup.prompts.render(QStringLiteral("system"), promptValues(m_setup.task, PromptInputs{}));
 }
 
-Result<AgentRun> AgentLoop::create(const QString& actor)
+AgentRun AgentLoop::newRun() const
 {
     AgentRun run;
     run.taskId = m_setup.task.id;
@@ -77,8 +77,26 @@ Result<AgentRun> AgentLoop::create(const QString& actor)
     run.promptVersion = m_setup.prompts.versionString();
     run.settings = runSettings();
     run.budgets = m_setup.budgets.toVariant();
+    return run;
+}
+
+Result<AgentRun> AgentLoop::create(const QString& actor)
+{
     TrajectoryStore trajectories(m_db, m_setup.secrets);
-    return trajectories.createRun(run, actor);
+    return trajectories.createRun(newRun(), actor);
+}
+
+Result<AgentRun> AgentLoop::fork(qint64 fromRunId, int steps, const QString& actor)
+{
+    TrajectoryStore trajectories(m_db, m_setup.secrets);
+    auto old = trajectories.steps(fromRunId);
+    if (!old)
+        return old.error();
+    const LoopState state = stateAfter(old.value().mid(0, std::max(0, steps)));
+    AgentRun run = newRun();
+    run.totals = totalsOf(state);
+    run.stage = nextStage(state);
+    return trajectories.forkRun(run, RunFork{fromRunId, steps, state.bestStepId}, actor);
 }
 
 Result<TrajectoryStep> AgentLoop::prompt(const LoopState& state, const std::optional<Verdict>& last) const

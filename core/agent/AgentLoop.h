@@ -40,6 +40,9 @@ public:
 
     // Stores a new run of setup.task with its settings (state running, owned by this process); drive() runs it.
     Result<AgentRun> create(const QString& actor);
+    // Stores a new run of setup.task (as create()) whose history is the first `steps` steps of run `fromRunId`
+    // (TrajectoryStore::forkRun): their totals, best step and next stage; drive() continues it.
+    Result<AgentRun> fork(qint64 fromRunId, int steps, const QString& actor);
     // Continues `run` (claimed: state running) from its last stored step.
     Result<AgentRun> drive(AgentRun run, const QString& actor, const std::atomic<bool>* cancel,
                            const StepFn& onStep = {});
@@ -48,6 +51,7 @@ public:
     QVariantMap runSettings() const;
 
 private:
+    AgentRun newRun() const;  // the run create() and fork() store, before the store gives it an id
     Result<QString> systemPrompt() const;
     Result<TrajectoryStep> prompt(const LoopState& state, const std::optional<Verdict>& last) const;
     void takeReply(TrajectoryStep& step, const QString& reply, const LoopState& state) const;

@@ -123,6 +123,35 @@ void AgentRunner::workerMain()
     }
 }
 
+// The run a resume continues (claimed for this process) or a fork comes from, with the budgets and verify options
+// it recorded put into `setup` when the job keeps them; nullopt for a new run.
+Result<std::optional<AgentRun>> AgentRunner::priorRun(TrajectoryStore& trajectories, const AgentJob& job,
+                                                      AgentSetup& setup)
+{
+    if (!job.forkFromRunId && !job.resumeRunId)
+        return std::optional<AgentRun>();
+    std::optional<AgentRun> prior;
+    if (job.forkFromRunId) {
+        auto from = trajectories.run(job.forkFromRunId);
+        if (!from)
+            return from.error();
+        if (!from.value())
+            return makeError(ErrorCode::NotFound,
+                             QStringLiteral("no agent run with id %1 to fork").arg(job.forkFromRunId));
+        prior = *from.value();
+    } else {
+        auto claimed = trajectories.claimForResume(job.resumeRunId);
+        if (!claimed)
+            return claimed.error();
+        prior = claimed.value();
+    }
+    if (job.resumeRunId || job.forkKeepsSettings) {
+        setup.budgets = AgentBudgets::fromVariant(prior->budgets);
+        setup.verify = verifyOptionsFromSettings(prior->settings, setup.verify);
+    }
+    return prior;
+}
+
 AgentOutcome AgentRunner::runOne(const AgentJob& job)
 {
     AgentOutcome outcome;
@@ -136,28 +165,30 @@ AgentOutcome AgentRunner::runOne(const AgentJob& job)
     TrajectoryStore trajectories(*db.value(), m_base.secrets);
     AgentSetup setup = m_base;
     setup.task = job.task;
-    std::optional<AgentRun> resumed;
-    if (job.resumeRunId) {
-        auto claimed = trajectories.claimForResume(job.resumeRunId);
-        if (!claimed) {
-            outcome.error = claimed.error().message;
-            return outcome;
-        }
-        resumed = claimed.value();
-        setup.budgets = AgentBudgets::fromVariant(resumed->budgets);
-        setup.verify = verifyOptionsFromSettings(resumed->settings, setup.verify);
+    auto prior = priorRun(trajectories, job, setup);
+    if (!prior) {
+        outcome.error = prior.error().message;
+        return outcome;
     }
+    const std::optional<AgentRun> resumed = prior.value();  // or the run a fork comes from
     auto source = m_sources(job, resumed ? &*resumed : nullptr);
     if (!source) {
         outcome.error = source.error().message;
-        if (resumed)
+        if (resumed && job.resumeRunId)
             (void)trajectories.finishRun(resumed->id, RunState::Failed, outcome.error, resumed->totals);
         return outcome;
     }
     AgentLoop loop(
         *db.value(), *source.value(), [this](const VerifyJob& j) { return verifyFromWorker(j); }, setup);
     AgentRun run;
-    if (resumed) {
+    if (job.forkFromRunId) {
+        auto forked = loop.fork(job.forkFromRunId, job.forkSteps, m_actor);
+        if (!forked) {
+            outcome.error = forked.error().message;
+            return outcome;
+        }
+        run = forked.value();
+    } else if (resumed) {
         run = *resumed;
     } else {
         auto created = loop.create(m_actor);

@@ -18,11 +18,16 @@ namespace km {
 namespace store {
 class Database;
 }
+class TrajectoryStore;
 
-// One run to start (a task) or to continue (resumeRunId).
+// One run to start (a task), to continue (resumeRunId), or to fork: a new run of the task whose history is the first
+// `forkSteps` steps of run forkFromRunId, continued from there.
 struct AgentJob {
     Task task;
     qint64 resumeRunId = 0;
+    qint64 forkFromRunId = 0;
+    int forkSteps = 0;
+    bool forkKeepsSettings = false;  // a fork runs with the budgets and verify options the old run recorded
 };
 
 struct AgentOutcome {
@@ -35,6 +40,7 @@ struct AgentOutcome {
 class AgentRunner : public QObject {
     Q_OBJECT
 public:
+    // `resumed`: the run a resume continues, or the run a fork comes from; null for a new run.
     using SourceFactory = std::function<Result<std::unique_ptr<ReplySource>>(const AgentJob&, const AgentRun* resumed)>;
 
     // `base`: prompts, guidance, verify options and budgets shared by every job (its task is replaced per job).
@@ -60,6 +66,8 @@ private:
     };
     void workerMain();
     AgentOutcome runOne(const AgentJob& job);
+    static Result<std::optional<AgentRun>> priorRun(TrajectoryStore& trajectories, const AgentJob& job,
+                                                    AgentSetup& setup);
     Verdict verifyFromWorker(const VerifyJob& job);  // any worker thread; blocks it
     void pollCancels();
 

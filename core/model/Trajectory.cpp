@@ -72,4 +72,14 @@ QStringList stageNames()
     return allOf(kStages);
 }
 
+std::optional<ForkOrigin> forkOriginOf(const AgentRun& run)
+{
+    const QVariantMap link = run.settings.value(QStringLiteral("forked_from")).toMap();
+    const qint64 id = link.value(QStringLiteral("run_id")).toLongLong();
+    if (id <= 0)
+        return std::nullopt;
+    return ForkOrigin{id, link.value(QStringLiteral("step")).toInt(),
+                      link.value(QStringLiteral("started_at")).toString()};
+}
+
 }  // namespace km

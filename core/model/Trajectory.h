@@ -76,6 +76,16 @@ struct TrajectoryStep {
     QDateTime createdAt;
 };
 
+// Where a forked run came from (settings.forked_from, written by TrajectoryStore::forkRun): the run, how many of
+// its steps the fork took over, and when that run started (what identifies it in another store).
+struct ForkOrigin {
+    qint64 runId = 0;
+    int steps = 0;
+    QString startedAt;
+};
+// nullopt for a run that is no fork.
+std::optional<ForkOrigin> forkOriginOf(const AgentRun& run);
+
 // A run as it travels between stores (docs/agent.md, "Trajectory bundles"): no store ids; the best step by index
 // and each step with its verdict.
 struct BundledStep {

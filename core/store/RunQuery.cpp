@@ -16,9 +16,6 @@ namespace km {
 
 namespace {
 // One row per run: the run's short columns, its task's title, what the settings say about its source and
-// provenance (json_extract: the settings text is small and never leaves SQLite), and its steps' aggregates (short
-// columns only: no long text is read out).
-// One row per run: the run's short columns, its task's title, what the settings say about its source and
 // provenance (json_extract: the settings text is small and never leaves SQLite), and its steps' aggregates, all read
 // from the index steps_for_summary (v8), never from a step row: a step row holds the long texts, and SQLite reaches
 // a column after them only by walking the row's overflow pages. `+l.id` keeps the planner on that index for the best
@@ -32,6 +29,8 @@ SELECT r.id, r.task_id, COALESCE(t.title, '') AS task_title, r.kind, r.model, r.
        json_extract(r.settings, '$.source.command') IS NOT NULL AS source_command,
        json_type(r.settings, '$.provenance') IS NOT NULL AS imported,
        COALESCE(json_extract(r.settings, '$.provenance.label'), '') AS label,
+       COALESCE(json_extract(r.settings, '$.forked_from.run_id'), 0) AS forked_from,
+       COALESCE(json_extract(r.settings, '$.forked_from.step'), 0) AS forked_steps,
        COALESCE(a.steps, 0) AS steps, COALESCE(a.tokens, 0) AS tokens, a.best_passed,
        (SELECT l.status FROM trajectory_steps l INDEXED BY steps_for_summary
          WHERE l.run_id = r.id AND +l.id = r.best_step_id) AS best_status,
@@ -99,6 +98,8 @@ Result<RunSummary> summaryFromRow(store::Row& row)
     if (s.label.isEmpty() && row.integer("imported") != 0)
         s.label = QStringLiteral("imported");
     s.error = oneLine(row.text("error"));
+    s.forkedFrom = row.integer("forked_from");
+    s.forkedSteps = int(row.integer("forked_steps"));
     s.startedAt = timeOf(row, "started_at");
     s.endedAt = timeOf(row, "ended_at");
     const QString state = row.text("state");

@@ -35,6 +35,8 @@ struct RunSummary {
     qint64 wallMs = 0;                  // ended - started; for a running run, now - started
     QString label;                      // settings.provenance.label; "imported" without a label; empty: made here
     QString error;                      // why it failed, one line
+    qint64 forkedFrom = 0;              // settings.forked_from: the run this one was forked from; 0: no fork
+    int forkedSteps = 0;                // how many of that run's steps it took over
     QDateTime startedAt;
     QDateTime endedAt;
 };

@@ -19,6 +19,14 @@ struct RunImport {
     bool skipped = false;
 };
 
+// Where a forked run starts: the first `steps` steps of run `fromRunId` (1 or more), and which of them was the best
+// (an id of the old run's steps; 0 when none passed).
+struct RunFork {
+    qint64 fromRunId = 0;
+    int steps = 0;
+    qint64 bestStepId = 0;
+};
+
 // Which runs bundledRuns reads: the listed ids, else the runs of a task, else all.
 struct RunSelection {
     QList<qint64> ids;
@@ -55,6 +63,13 @@ public:
     // Takes over an interrupted, failed or cancelled run to continue it: state running, owner this process, no
     // cancel request, no error. Refused (Conflict) for a completed run or one a live process runs.
     Result<AgentRun> claimForResume(qint64 runId);
+
+    // A new run (as createRun stores it: running, owned by this process, started now) whose history is the first
+    // fork.steps steps of another run of the same task, copied with their solutions and verdicts (shared, not
+    // duplicated), its stage the one after them, `run.totals` as given and settings.forked_from = {run_id, step,
+    // started_at} (TrajectoryFork.cpp). Refused: no such run (NotFound), another task, fewer steps or none
+    // (InvalidInput). One transaction: on any error nothing is written.
+    Result<AgentRun> forkRun(AgentRun run, const RunFork& fork, const QString& actor);
 
     Result<std::optional<AgentRun>> run(qint64 runId);
     Result<QList<AgentRun>> runs(const QString& taskId = {}, int limit = 0);  // newest first

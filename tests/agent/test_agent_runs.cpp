@@ -287,6 +287,56 @@ private Q_SLOTS:
         QCOMPARE(steps[1].toMap().value("status").toString(), QStringLiteral("PASSED"));
     }
 
+    // A fork from step 1 of that run with another reply folder: a new run whose first step is the old one's (same
+    // verdict), whose next prompt carries that step's feedback, linked back to the run and step it came from; the
+    // old run keeps its steps. A step past the run's end is refused with the reason.
+    void forkFromAStepContinuesWithAnotherSource()
+    {
+        const Run listed = kmosaic({"--db", m_db, "agent", "list", "--task", "leaky-relu", "--json"});
+        QVERIFY2(listed.code == 0, qPrintable(listed.err));
+        qint64 from = 0;
+        for (const QString& line : listed.out.split('\n', Qt::SkipEmptyParts)) {
+            const QVariantMap r = jsonObject(line);
+            if (r.value("kind").toString() == "manual" && r.value("state").toString() == "completed" &&
+                r.value("totals").toMap().value("turns").toInt() == 2 &&
+                showJson(r.value("id").toLongLong()).value("steps").toList().value(0).toMap().value("status") ==
+                    QStringLiteral("INCORRECT_NUMERICAL"))
+                from = r.value("id").toLongLong();  // the reply folder's run: wrong, then passing
+        }
+        QVERIFY2(from > 0, qPrintable(listed.out));
+        QTemporaryDir dir;
+        QFile f(dir.filePath("reply-002.md"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(passing().toUtf8());
+        f.close();
+        const Run forked =
+            kmosaic({"--db", m_db, "agent", "fork", QString::number(from), "--step", "1", "--manual", dir.path(),
+                     "--device", "cpu", "--seeds", "1", "--max-turns", "3", "--target-speedup", "0.01", "--json"});
+        QVERIFY2(forked.code == 0, qPrintable(forked.err + forked.out));
+        const qint64 id = jsonObject(forked.out).value("id").toLongLong();
+        QVERIFY(id != from);
+        const QVariantMap run = showJson(id);
+        const QVariantMap link = run.value("settings").toMap().value("forked_from").toMap();
+        QCOMPARE(link.value("run_id").toLongLong(), from);
+        QCOMPARE(link.value("step").toInt(), 1);
+        const QVariantList steps = run.value("steps").toList();
+        QCOMPARE(steps.size(), 2);
+        const QVariantList old = showJson(from).value("steps").toList();
+        QCOMPARE(old.size(), 2);
+        QCOMPARE(steps[0].toMap().value("verdict_id"), old[0].toMap().value("verdict_id"));
+        QCOMPARE(steps[1].toMap().value("status").toString(), QStringLiteral("PASSED"));
+        QFile prompt(dir.filePath("prompt-002.md"));
+        QVERIFY(prompt.open(QIODevice::ReadOnly));
+        QVERIFY(prompt.readAll().contains("INCORRECT_NUMERICAL"));
+        QVERIFY(!QFile::exists(dir.filePath("prompt-001.md")));  // step 1 was taken over, not asked again
+
+        const Run past = kmosaic({"--db", m_db, "agent", "fork", QString::number(from), "--step", "5"});
+        QCOMPARE(past.code, 1);
+        QVERIFY2(past.err.contains("has 2 step(s): it cannot be forked from step 5"), qPrintable(past.err));
+        const Run noStep = kmosaic({"--db", m_db, "agent", "fork", QString::number(from)});
+        QCOMPARE(noStep.code, 2);
+    }
+
     // `agent cancel` on a run blocked in a reply: the call is abandoned and the run ends cancelled, its step kept.
     void cancelStopsARunningRun()
     {

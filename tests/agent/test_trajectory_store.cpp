@@ -245,6 +245,67 @@ private Q_SLOTS:
         QCOMPARE(json::write(round), json::write(b.toVariant()));
     }
 
+    void aForkTakesOverTheFirstStepsAndLinksBack()
+    {
+        TrajectoryStore ts(m_store->database());
+        AgentRun r;
+        r.taskId = "relu";
+        r.kind = "manual";
+        auto old = ts.createRun(r, "test");
+        VERIFY_OK(old);
+        AgentRun cur = old.value();
+        VERIFY_OK(ts.recordStep(cur, step(0, Stage::Implement, "v0\n"), verdict(VerdictStatus::IncorrectNumerical, {}),
+                                false, "test"));
+        auto pass =
+            ts.recordStep(cur, step(1, Stage::Repair, "v1\n"), verdict(VerdictStatus::Passed, 1.5), true, "test");
+        VERIFY_OK(pass);
+        VERIFY_OK(
+            ts.recordStep(cur, step(2, Stage::Optimise, "v2\n"), verdict(VerdictStatus::Passed, 3.0), true, "test"));
+        VERIFY_OK(ts.finishRun(cur.id, RunState::Completed, {}, {{"turns", 3}}));
+
+        AgentRun next;
+        next.taskId = "relu";
+        next.kind = "llm";
+        next.model = "other-model";
+        next.stage = Stage::Optimise;
+        next.totals = {{"turns", 2}};
+        auto forked = ts.forkRun(next, RunFork{cur.id, 2, pass->id}, "test");
+        VERIFY_OK(forked);
+        QVERIFY(forked->id != cur.id);
+        QCOMPARE(toString(forked->state), toString(RunState::Running));
+        QCOMPARE(forked->model, QStringLiteral("other-model"));
+        const QVariantMap link = forked->settings.value("forked_from").toMap();
+        QCOMPARE(link.value("run_id").toLongLong(), cur.id);
+        QCOMPARE(link.value("step").toInt(), 2);
+        QVERIFY(!link.value("started_at").toString().isEmpty());
+
+        auto steps = ts.steps(forked->id);
+        VERIFY_OK(steps);
+        QCOMPARE(steps->size(), 2);
+        QCOMPARE(steps->at(1).code, QStringLiteral("v1\n"));
+        QCOMPARE(steps->at(1).solutionId, pass->solutionId);  // shared, not duplicated
+        QCOMPARE(steps->at(1).verdictId, pass->verdictId);
+        QCOMPARE(steps->at(1).status, QStringLiteral("PASSED"));
+        auto stored = ts.run(forked->id);
+        VERIFY_OK(stored);
+        QCOMPARE(stored.value()->bestStepId, steps->at(1).id);
+        QCOMPARE(toString(stored.value()->stage), toString(Stage::Optimise));
+        QCOMPARE(stored.value()->settings.value("forked_from").toMap().value("step").toInt(), 2);
+        auto oldSteps = ts.steps(cur.id);
+        VERIFY_OK(oldSteps);
+        QCOMPARE(oldSteps->size(), 3);  // the old run is untouched
+
+        QCOMPARE(ts.forkRun(next, RunFork{cur.id, 4, 0}, "test").error().code, ErrorCode::InvalidInput);
+        QCOMPARE(ts.forkRun(next, RunFork{cur.id, 0, 0}, "test").error().code, ErrorCode::InvalidInput);
+        QCOMPARE(ts.forkRun(next, RunFork{9999, 1, 0}, "test").error().code, ErrorCode::NotFound);
+        AgentRun otherTask = next;
+        otherTask.taskId = "gelu";
+        QCOMPARE(ts.forkRun(otherTask, RunFork{cur.id, 1, 0}, "test").error().code, ErrorCode::InvalidInput);
+        auto all = ts.runs();
+        VERIFY_OK(all);
+        QCOMPARE(all->size(), 2);  // a refused fork writes nothing
+    }
+
 private:
     QTemporaryDir m_dir;
     int m_n = 0;

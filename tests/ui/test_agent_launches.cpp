@@ -1,11 +1,16 @@
 // Agent runs from the main window's Run menu: with no agent services every action says so (no dialog, nothing
 // started); with them, Start Agent Runs on Selected Tasks opens the launch dialog over the table's selection and
 // Visible Tasks over the filtered list, each saying how many runs will start; Cancel Open Run without an open run
-// says what to do.
+// says what to do; Fork Open Run From This Step opens it for the open run's task, naming the run and the steps it
+// keeps, and without an open run says what to do.
 #include "WorkbenchFixture.h"
 #include "agent/LaunchDialog.h"
+#include "controller/ReplayController.h"
 #include "services/ServiceHost.h"
+#include "services/TrajectoryTransfer.h"
+#include "store/TrajectoryStore.h"
 #include "views/AgentLaunches.h"
+#include "views/RunsPage.h"
 
 #include <QStatusBar>
 
@@ -76,6 +81,41 @@ private Q_SLOTS:
 
         window.findChild<QAction*>("cancelOpenRun")->trigger();
         QTRY_VERIFY(window.statusBar()->currentMessage().contains("Open a run to cancel it"));
+        window.findChild<QAction*>("forkOpenRun")->trigger();
+        QTRY_VERIFY(window.statusBar()->currentMessage().contains("Open a run and pick the step to fork it from"));
+    }
+
+    void forkOpensTheDialogForTheOpenRunsTask()
+    {
+        auto seeded = seedDemonstrationsIfNoRuns(m_store->database(), "tester");
+        QVERIFY(seeded.ok());
+        qint64 runId = 0;
+        for (const AgentRun& r : TrajectoryStore(m_store->database()).runs().value())
+            if (TrajectoryStore(m_store->database()).steps(r.id).value().size() >= 2)
+                runId = r.id;
+        QVERIFY(runId > 0);
+        auto worker = test::openWorker(m_store->path());
+        auto services = test::cpuServices(m_store->path());
+        QVERIFY(services);
+        ui::WorkbenchController controller(*worker, "ana", services.get());
+        ui::MainWindow window(controller, *m_settings);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(test::settle(*worker));
+        ui::ReplayController* replay = window.runsPage()->controller();
+        replay->openRun(runId, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.idx == 1, 20000);
+        window.findChild<QAction*>("forkOpenRun")->trigger();
+        ui::LaunchDialog* d = dialogOf(window);
+        QVERIFY(d);
+        QCOMPARE(d->windowTitle(), QString("Fork run %1 from step 2").arg(runId));
+        QVERIFY2(d->summaryText().startsWith(QString("1 run will start from steps 1-2 of run %1").arg(runId)),
+                 qPrintable(d->summaryText()));
+        const QString shots = qEnvironmentVariable("KMOSAIC_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            QVERIFY(d->grab().save(shots + "/launch-dialog.png"));
+        d->reject();
+        QCOMPARE(int(TrajectoryStore(m_store->database()).runs().value().size()), 6);  // rejected: nothing started
     }
 };
 

@@ -103,6 +103,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.runId == runId &&
                                      replay->currentStep()->step.idx == 1,
                                  20000);
+        if (const QString shots = qEnvironmentVariable("KMOSAIC_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            window.resize(1500, 900);  // the README's picture of a live run: the replay beside the manual agent
+            QTest::qWait(500);
+            QVERIFY(window.grab().save(shots + "/live-manual-run.png"));
+        }
 
         // Stop: the run ends cancelled, with its two steps stored.
         QSignalSpy ended(manual, &ui::ManualRunController::ended);

@@ -339,9 +339,20 @@ void LaunchDialog::accept()
         QDialog::accept();
 }
 
+void LaunchDialog::setFork(qint64 runId, int steps)
+{
+    m_forkRun = runId;
+    m_forkSteps = steps;
+    setWindowTitle(tr("Fork run %1 from step %2").arg(runId).arg(steps));
+    updateSummary();
+}
+
 void LaunchDialog::updateSummary()
 {
-    const QString runs = m_runs == 1 ? tr("1 run will start") : tr("%1 runs will start").arg(m_runs);
+    QString runs = m_runs == 1 ? tr("1 run will start") : tr("%1 runs will start").arg(m_runs);
+    if (m_forkRun != 0)
+        runs = m_forkSteps == 1 ? tr("1 run will start from step 1 of run %1").arg(m_forkRun)
+                                : tr("1 run will start from steps 1-%1 of run %2").arg(m_forkSteps).arg(m_forkRun);
     const auto tokens = maxTokens(settings(), m_runs);
     m_summary->setText(tokens ? tr("%1; at most %2 tokens").arg(runs, QLocale::c().toString(*tokens))
                               : tr("%1; tokens not bounded (set a token budget per run)").arg(runs));

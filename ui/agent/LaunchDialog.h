@@ -32,6 +32,8 @@ public:
 
     LaunchSettings settings() const;  // what the fields say (unvalidated)
     void setSettings(const LaunchSettings& s);
+    // The run starts as a fork: steps 1..steps of run `runId`, continued (title and summary say so).
+    void setFork(qint64 runId, int steps);
     QString summaryText() const;
     // The problem shown beside `field` (LaunchSettings::Problem::field); empty when none.
     QString problemText(const QString& field) const;
@@ -45,6 +47,8 @@ private:
     void showProblems(const QList<LaunchSettings::Problem>& problems);
 
     int m_runs;
+    qint64 m_forkRun = 0;
+    int m_forkSteps = 0;
     QComboBox* m_source;
     QLineEdit* m_model;
     QDoubleSpinBox* m_temperature;

@@ -83,24 +83,45 @@ Result<ProviderConfig> AgentRunsController::boundProvider(const QString& name) c
     return bindApiKey(*found);  // the keychain, once, here on the GUI thread; requests never touch it
 }
 
-bool AgentRunsController::launch(const QList<Task>& tasks, const LaunchSettings& settings)
+Result<LaunchSpec> AgentRunsController::specOf(const QList<Task>& tasks, const LaunchSettings& settings) const
 {
     QList<ProviderConfig> providers;
     if (settings.source == LaunchSettings::Source::Provider && settings.validate().isEmpty()) {
         auto bound = boundProvider(settings.provider);
-        if (!bound) {
-            Q_EMIT failed(plainRunError(bound.error().message));
-            return false;
-        }
+        if (!bound)
+            return makeError(bound.error().code, plainRunError(bound.error().message));
         providers.append(bound.value());
     }
-    auto spec = toLaunchSpec(settings, tasks, providers);
+    return toLaunchSpec(settings, tasks, providers);
+}
+
+bool AgentRunsController::launch(const QList<Task>& tasks, const LaunchSettings& settings)
+{
+    auto spec = specOf(tasks, settings);
     if (!spec) {
         Q_EMIT failed(spec.error().message);
         return false;
     }
     m_last = settings;
     return start(std::move(spec).value(), tasks);
+}
+
+bool AgentRunsController::fork(qint64 fromRunId, int steps, const Task& task, const LaunchSettings& settings)
+{
+    auto spec = specOf({task}, settings);
+    if (!spec) {
+        Q_EMIT failed(spec.error().message);
+        return false;
+    }
+    LaunchSpec forked = std::move(spec).value();
+    if (forked.jobs.size() != 1) {
+        Q_EMIT failed(QStringLiteral("a fork continues one run: the launch made %1 jobs").arg(forked.jobs.size()));
+        return false;
+    }
+    forked.jobs.first().forkFromRunId = fromRunId;
+    forked.jobs.first().forkSteps = steps;
+    m_last = settings;
+    return start(std::move(forked), {task});
 }
 
 bool AgentRunsController::resume(qint64 runId)

@@ -35,6 +35,9 @@ public:
     // `task` for a run started elsewhere. False (and failed()) when the task is unknown or the key cannot be bound.
     bool resume(qint64 runId);
     bool resume(qint64 runId, const Task& task);
+    // Starts a new run of `task` whose history is steps 1..steps of run `fromRunId`, continued with `settings` (a
+    // provider; the manual agent forks through ManualRunController). False (and failed()) when refused at once.
+    bool fork(qint64 fromRunId, int steps, const Task& task, const LaunchSettings& settings);
 
     // The run's last error in plain words (a dead endpoint, 401, 429 ...); empty while it has none.
     QString errorOf(qint64 runId) const { return m_errors.value(runId); }
@@ -64,6 +67,8 @@ private:
     void emitProgress();
     // The provider `name` with its key bound, for a launch.
     Result<ProviderConfig> boundProvider(const QString& name) const;
+    // The launch of `tasks` with `settings`, the provider's key bound.
+    Result<LaunchSpec> specOf(const QList<Task>& tasks, const LaunchSettings& settings) const;
 
     ServiceHost& m_host;
     bool m_connected = false;

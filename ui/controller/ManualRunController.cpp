@@ -77,7 +77,7 @@ void ManualRunController::connectService()
         Qt::QueuedConnection);
 }
 
-void ManualRunController::start(const Task& task)
+void ManualRunController::start(const Task& task, qint64 fromRunId, int steps)
 {
     if (m_channel)
         return Q_EMIT failed(tr("A manual run is already under way (task %1): stop it first").arg(m_taskId));
@@ -96,7 +96,7 @@ void ManualRunController::start(const Task& task)
         Q_EMIT promptReady(step, prompt);
     });
     LaunchSpec spec;
-    spec.jobs = {AgentJob{task, 0}};
+    spec.jobs = {AgentJob{task, 0, fromRunId, steps}};
     spec.setup.verify = m_verify;
     spec.setup.budgets.run.turns = m_maxTurns;
     spec.source.kind = ReplySourceSpec::Kind::Caller;

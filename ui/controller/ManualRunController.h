@@ -37,7 +37,10 @@ public:
 
 public Q_SLOTS:
     // Starts a manual run of the task; failed() when one is active or the services are not there.
-    void start(const km::Task& task);
+    void start(const km::Task& task) { start(task, 0, 0); }
+    // Starts a manual fork: a new run of the task whose history is steps 1..steps of run `fromRunId`; the first
+    // prompt asked for is the one after them.
+    void start(const km::Task& task, qint64 fromRunId, int steps);
     // The reply to the waiting step; false (and failed()) when no step waits or the text is empty.
     bool submit(const QString& reply);
     // Ends the run after its current step: it is recorded as cancelled (and can be resumed from the runs view).

@@ -28,6 +28,7 @@ TrajectoryView::TrajectoryView(QWidget* parent)
 {
     setObjectName(QStringLiteral("trajectoryView"));
     m_header->setObjectName(QStringLiteral("trajectoryHeader"));
+    m_header->setTextFormat(Qt::PlainText);  // titles and errors are shown as written
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_timeline->setObjectName(QStringLiteral("stepTimeline"));
     m_chart->setObjectName(QStringLiteral("speedupChart"));
@@ -249,11 +250,16 @@ void TrajectoryView::refreshHeader()
         m_header->setText(tr("No run open."));
         return;
     }
-    m_header->setText(tr("Run %1 · %2 (%3) · %4 · %5 · %6 · best %7 %8")
-                          .arg(m_run.id)
-                          .arg(m_run.taskId, m_run.taskTitle, m_run.replySource, toString(m_run.state),
-                               stepCountText(m_run.steps), m_run.bestStatus.isEmpty() ? tr("none") : m_run.bestStatus,
-                               speedupText(m_run.bestSpeedup)));
+    QString text =
+        tr("Run %1 · %2 (%3) · %4 · %5 · %6 · best %7 %8")
+            .arg(m_run.id)
+            .arg(m_run.taskId, m_run.taskTitle, m_run.replySource, toString(m_run.state), stepCountText(m_run.steps),
+                 m_run.bestStatus.isEmpty() ? tr("none") : m_run.bestStatus, speedupText(m_run.bestSpeedup));
+    if (m_run.forkedFrom > 0)
+        text += tr(" · forked from run %1 after step %2").arg(m_run.forkedFrom).arg(m_run.forkedSteps);
+    if (!m_run.error.isEmpty())
+        text += QLatin1Char('\n') + tr("Failed: %1").arg(m_run.error);
+    m_header->setText(text);
 }
 
 }  // namespace km::replay

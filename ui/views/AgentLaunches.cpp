@@ -39,8 +39,8 @@ AgentLaunches::AgentLaunches(StoreWorker& store, ServiceHost* services, QSetting
         m_progress->setVisible(done < total);
     });
     connect(m_controller, &AgentRunsController::runEnded, this, [this](qint64 runId, const QString& error) {
-        if (!error.isEmpty())
-            Q_EMIT message(tr("Run %1: %2").arg(runId).arg(error));
+        if (!error.isEmpty())  // a run that never got an id (a refused fork, an unknown run) says only why
+            Q_EMIT message(runId > 0 ? tr("Run %1: %2").arg(runId).arg(error) : error);
     });
     connect(m_controller, &AgentRunsController::failed, this, &AgentLaunches::message);
 }
@@ -63,26 +63,46 @@ void AgentLaunches::chooseLaunch(const QStringList& taskIds)
         return Q_EMIT message(tr("No task to run: select tasks, or widen the filter"));
     TaskFilter filter;
     filter.ids = taskIds;
+    openDialog(filter, {});
+}
+
+void AgentLaunches::forkRun(qint64 runId, const QString& taskId, int steps)
+{
+    if (!ready())
+        return;
+    if (runId == 0 || steps < 1)
+        return Q_EMIT message(tr("Open a run and pick the step to fork it from"));
+    TaskFilter filter;
+    filter.ids = {taskId};
+    openDialog(filter, {runId, steps});
+}
+
+void AgentLaunches::openDialog(const TaskFilter& filter, const Fork& fork)
+{
     m_store.submit<QList<Task>>(
         QStringLiteral("launch-tasks"), [filter](TaskStore& s) { return s.tasks(filter); }, this,
-        [this](Result<QList<Task>> tasks) {
+        [this, fork](Result<QList<Task>> tasks) {
             if (!tasks)
                 return Q_EMIT message(tr("Cannot read the tasks: %1").arg(tasks.error().message));
+            if (tasks->isEmpty())
+                return Q_EMIT message(tr("The run's task is no longer in the store"));
             QStringList names;
             for (const ProviderConfig& p : m_providers->providers())
                 names << p.name;
             auto* dialog = new LaunchDialog(tasks.value(), names, lastLaunchSettings(m_settings), m_window);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
-            connect(dialog, &QDialog::accepted, this, [this, dialog, list = tasks.value()] {
+            if (fork.runId != 0)
+                dialog->setFork(fork.runId, fork.steps);
+            connect(dialog, &QDialog::accepted, this, [this, dialog, fork, list = tasks.value()] {
                 const LaunchSettings chosen = dialog->settings();
                 saveLastLaunchSettings(m_settings, chosen);
-                launch(list, chosen);
+                launch(list, chosen, fork);
             });
             dialog->open();
         });
 }
 
-void AgentLaunches::launch(const QList<Task>& tasks, const LaunchSettings& settings)
+void AgentLaunches::launch(const QList<Task>& tasks, const LaunchSettings& settings, const Fork& fork)
 {
     if (settings.source == LaunchSettings::Source::Manual) {
         // A person writes the replies in the Manual Agent panel: one run at a time.
@@ -93,10 +113,15 @@ void AgentLaunches::launch(const QList<Task>& tasks, const LaunchSettings& setti
             return Q_EMIT message(spec.error().message);
         m_manual.setVerifyOptions(spec->setup.verify);
         m_manual.setMaxTurns(settings.budgets.run.turns);
-        m_manual.start(tasks.first());
+        m_manual.start(tasks.first(), fork.runId, fork.steps);
         return;
     }
     m_controller->setProviders(m_providers->providers());
+    if (fork.runId != 0) {
+        if (m_controller->fork(fork.runId, fork.steps, tasks.first(), settings))
+            Q_EMIT message(tr("Forking run %1 from step %2").arg(fork.runId).arg(fork.steps));
+        return;
+    }
     if (m_controller->launch(tasks, settings))
         Q_EMIT message(tasks.size() == 1 ? tr("Starting a run of %1").arg(tasks.first().id)
                                          : tr("Starting %1 runs").arg(tasks.size()));

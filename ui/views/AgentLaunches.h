@@ -5,6 +5,7 @@
 // words as a message (not a dialog). GUI thread; the runs run on the ServiceHost.
 
 #include "services/LaunchSettings.h"
+#include "store/TaskQuery.h"
 
 #include <QObject>
 #include <memory>
@@ -40,6 +41,8 @@ public Q_SLOTS:
     void editProviders();
     void cancelRun(qint64 runId);
     void resumeRun(qint64 runId, const QString& taskId);
+    // Opens the launch dialog for a fork of the run from step `steps` (1-based: steps 1..steps are kept).
+    void forkRun(qint64 runId, const QString& taskId, int steps);
     void cancelAll();
 
 Q_SIGNALS:
@@ -47,7 +50,12 @@ Q_SIGNALS:
 
 private:
     bool ready();
-    void launch(const QList<Task>& tasks, const LaunchSettings& settings);
+    struct Fork {
+        qint64 runId = 0;
+        int steps = 0;
+    };
+    void openDialog(const TaskFilter& filter, const Fork& fork);
+    void launch(const QList<Task>& tasks, const LaunchSettings& settings, const Fork& fork);
 
     StoreWorker& m_store;
     ServiceHost* m_services;

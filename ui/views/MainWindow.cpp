@@ -349,6 +349,14 @@ void MainWindow::buildMenus()
                        m_launches->resumeRun(r ? r->id : 0, r ? r->taskId : QString());
                    })
         ->setObjectName(QStringLiteral("resumeOpenRun"));
+    QAction* fork = run->addAction(tr("&Fork Open Run From This Step…"), this, [this] {
+        const ReplayController* replay = m_runsPage->controller();
+        const auto& r = replay->currentRun();
+        m_launches->forkRun(r ? r->id : 0, r ? r->taskId : QString(), replay->currentStepIndex() + 1);
+    });
+    fork->setObjectName(QStringLiteral("forkOpenRun"));
+    fork->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    fork->setStatusTip(tr("A new run that keeps steps 1 to the current one of the open run and goes on from there"));
     run->addAction(tr("Cancel &All Runs Started Here"), m_launches, &AgentLaunches::cancelAll)
         ->setObjectName(QStringLiteral("cancelAllRuns"));
     run->addAction(tr("&Providers…"), m_launches, &AgentLaunches::editProviders)

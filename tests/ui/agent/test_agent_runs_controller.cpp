@@ -191,6 +191,48 @@ private Q_SLOTS:
         QVERIFY(c.errorOf(id).isEmpty());
     }
 
+    // Fork from step 1: the new run takes over the old run's first step (its verdict shared), asks the endpoint
+    // for step 2 only, and records where it came from; a step the run does not have is refused with why.
+    void forkFromAStepAsksOnlyForWhatFollows()
+    {
+        FakeLlmServer server(QJsonArray{reply(wrong()), reply(passing()), reply(passing())});
+        QVERIFY(server.started());
+        AgentRunsController c(*m_host);
+        c.setProviders({provider(QStringLiteral("fake"), server.baseUrl())});
+        QSignalSpy started(&c, &AgentRunsController::runStarted);
+        QSignalSpy ended(&c, &AgentRunsController::runEnded);
+        LaunchSettings settings = cpuSettings(QStringLiteral("fake"));
+        settings.budgets.targetSpeedup = 0.01;  // the first PASSED step ends a run
+        QVERIFY(c.launch({m_task}, settings));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, kWaitMs);
+        const qint64 from = started.first().at(0).toLongLong();
+        TrajectoryStore runs(m_store->database());
+        const auto old = runs.steps(from).value();
+        QCOMPARE(old.size(), 2);
+
+        QVERIFY(c.fork(from, 1, m_task, settings));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, kWaitMs);
+        const qint64 forked = started.last().at(0).toLongLong();
+        QVERIFY(forked != from);
+        QVERIFY2(ended.last().at(1).toString().isEmpty(), qPrintable(ended.last().at(1).toString()));
+        QCOMPARE(server.requests().size(), 3);  // two for the first run, one for the fork's step 2
+        const auto steps = runs.steps(forked).value();
+        QCOMPARE(steps.size(), 2);
+        QCOMPARE(steps[0].verdictId, old[0].verdictId);
+        QCOMPARE(steps[0].status, QStringLiteral("INCORRECT_NUMERICAL"));
+        QCOMPARE(steps[1].status, QStringLiteral("PASSED"));
+        const auto origin = forkOriginOf(*runs.run(forked).value());
+        QVERIFY(origin);
+        QCOMPARE(origin->runId, from);
+        QCOMPARE(origin->steps, 1);
+
+        QVERIFY(c.fork(from, 7, m_task, settings));  // refused by the store once the job starts
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 3, kWaitMs);
+        QVERIFY2(ended.last().at(1).toString().contains(QLatin1String("cannot be forked from step 7")),
+                 qPrintable(ended.last().at(1).toString()));
+        QCOMPARE(server.requests().size(), 3);
+    }
+
     void deadEndpointAndRefusedKeyInErrorOf()
     {
         FakeLlmServer refusing(QJsonArray{QJsonObject{{"kind", "status"}, {"code", 401}}});

@@ -66,6 +66,26 @@ private Q_SLOTS:
         }
     }
 
+    // The header says where a fork came from and why a run failed, in plain text.
+    void headerShowsForkOriginAndFailure()
+    {
+        test::ReplayRun gelu = test::demonstration("gelu-tanh");
+        TrajectoryView v;
+        v.setRun(gelu.summary, gelu.steps);
+        const auto* header = v.findChild<QLabel*>("trajectoryHeader");
+        QVERIFY(!header->text().contains("forked"));
+        QVERIFY(!header->text().contains("Failed"));
+        gelu.summary.forkedFrom = 4;
+        gelu.summary.forkedSteps = 2;
+        gelu.summary.state = RunState::Failed;
+        gelu.summary.error = QStringLiteral("The endpoint refused the API key (HTTP 401) <check it>");
+        v.setRun(gelu.summary, gelu.steps);
+        QVERIFY2(header->text().contains("forked from run 4 after step 2"), qPrintable(header->text()));
+        QVERIFY2(header->text().contains("\nFailed: The endpoint refused the API key (HTTP 401) <check it>"),
+                 qPrintable(header->text()));
+        QCOMPARE(header->textFormat(), Qt::PlainText);
+    }
+
     void keyboardWalksTheSteps()
     {
         const test::ReplayRun gelu = test::demonstration("gelu-tanh");
