@@ -13,4 +13,19 @@ inline QString leakyReluReply(const QString& forwardLine, const QString& prefix 
     return QStringLiteral("Here it is.\n\n```python\n%1```\n").arg(honestLeakyRelu(forwardLine, prefix));
 }
 
+// A reply whose correct `forward` returns through the extension with the task's slope (PASSED), or with a fixed
+// slope of 0.5 (INCORRECT_NUMERICAL).
+inline QString leakyReluPassingReply()
+{
+    return QStringLiteral("Here it is.\n\n```python\n%1```\n")
+        .arg(honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"), {},
+                             "        return _ext.leaky_relu_forward(x.contiguous(), self.negative_slope)\n"));
+}
+inline QString leakyReluWrongReply()
+{
+    return QStringLiteral("Here it is.\n\n```python\n%1```\n")
+        .arg(honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"), {},
+                             "        return _ext.leaky_relu_forward(x.contiguous(), 0.5)\n"));
+}
+
 }  // namespace km::test

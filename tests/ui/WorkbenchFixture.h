@@ -28,9 +28,11 @@ struct Workbench {
     std::unique_ptr<StoreWorker> worker;
     ui::WorkbenchController controller;
     ui::MainWindow window;
-    Workbench(TaskStore& store, QSettings& settings, const QString& reviewer = QStringLiteral("tester"))
+    // `services` (cpuServices) null: a workbench without agent services; else they must outlive it.
+    Workbench(TaskStore& store, QSettings& settings, const QString& reviewer = QStringLiteral("tester"),
+              ServiceHost* services = nullptr)
         : worker(openWorker(store.path()))
-        , controller(*worker, reviewer)
+        , controller(*worker, reviewer, services)
         , window(controller, settings)
     {
         test::settle(*worker);  // the first list and task are on screen, as a user would first see them
@@ -66,6 +68,18 @@ inline std::unique_ptr<ServiceHost> cpuServices(const QString& storePath)
     return host;
 }
 
+// The child of `window` named `name` once it is visible (a dialog opened from an answer of the store worker), within
+// 20 s; null otherwise.
+template <class T> T* visibleChild(QWidget& window, const char* name)
+{
+    T* child = nullptr;
+    for (QDeadlineTimer deadline(20000); !deadline.hasExpired() && !(child && child->isVisible());) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        child = window.findChild<T*>(name);
+    }
+    return child && child->isVisible() ? child : nullptr;
+}
+
 inline std::unique_ptr<TaskStore> seededStore(const QTemporaryDir& dir, const QString& name = "ui.sqlite")
 {
     auto s = TaskStore::open(dir.filePath(name));
@@ -76,6 +90,18 @@ inline std::unique_ptr<TaskStore> seededStore(const QTemporaryDir& dir, const QS
     if (!seeded.ok() || !seeded.value().has_value())
         return nullptr;
     return store;
+}
+
+// A seeded store and a settings file (INI) in `dir`: what the workbench tests start from. False when the store could
+// not be made.
+inline bool openSeeded(const QTemporaryDir& dir, std::unique_ptr<TaskStore>& store,
+                       std::unique_ptr<QSettings>& settings)
+{
+    if (!dir.isValid())
+        return false;
+    store = seededStore(dir);
+    settings = std::make_unique<QSettings>(dir.filePath("settings.ini"), QSettings::IniFormat);
+    return store != nullptr;
 }
 
 // Clicks `button` of the next modal message box, checked by object name, as soon as it shows (within 10 s): the

@@ -1,4 +1,4 @@
-// Agent runs from the main window's Run menu: with no agent services every action says so (no dialog, nothing
+// Agent runs from the main b.window's Run menu: with no agent services every action says so (no dialog, nothing
 // started); with them, Start Agent Runs on Selected Tasks opens the launch dialog over the table's selection and
 // Visible Tasks over the filtered list, each saying how many runs will start; Cancel Open Run without an open run
 // says what to do; Fork Open Run From This Step opens it for the open run's task, naming the run and the steps it
@@ -22,24 +22,8 @@ class TestAgentLaunches : public QObject {
     std::unique_ptr<TaskStore> m_store;
     std::unique_ptr<QSettings> m_settings;
 
-    static ui::LaunchDialog* dialogOf(QWidget& window)
-    {
-        ui::LaunchDialog* d = nullptr;
-        for (QDeadlineTimer deadline(20000); !deadline.hasExpired() && !(d && d->isVisible());) {
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-            d = window.findChild<ui::LaunchDialog*>("launchDialog");
-        }
-        return d && d->isVisible() ? d : nullptr;
-    }
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        m_store = test::seededStore(m_dir);
-        QVERIFY(m_store);
-        m_settings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-    }
+    void initTestCase() { QVERIFY(test::openSeeded(m_dir, m_store, m_settings)); }
 
     void withoutServicesNothingStarts()
     {
@@ -52,37 +36,35 @@ private Q_SLOTS:
 
     void theDialogOpensOverSelectedOrVisibleTasks()
     {
-        auto worker = test::openWorker(m_store->path());
         auto services = test::cpuServices(m_store->path());
         QVERIFY(services);
-        ui::WorkbenchController controller(*worker, "ana", services.get());
-        ui::MainWindow window(controller, *m_settings);
-        window.show();
-        QVERIFY(test::settle(*worker));
+        test::Workbench b(*m_store, *m_settings, "ana", services.get());
+        b.window.show();
+        QVERIFY(b.settle());
 
-        QVERIFY(controller.selectTask("leaky-relu"));
-        QVERIFY(test::settle(*worker));
-        QCOMPARE(window.selectedTaskIds(), QStringList{"leaky-relu"});
-        window.findChild<QAction*>("launchSelected")->trigger();
-        ui::LaunchDialog* d = dialogOf(window);
+        QVERIFY(b.controller.selectTask("leaky-relu"));
+        QVERIFY(b.settle());
+        QCOMPARE(b.window.selectedTaskIds(), QStringList{"leaky-relu"});
+        b.window.findChild<QAction*>("launchSelected")->trigger();
+        ui::LaunchDialog* d = test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog");
         QVERIFY(d);
         QVERIFY2(d->summaryText().startsWith("1 run will start"), qPrintable(d->summaryText()));
         d->setObjectName("seen");
         d->reject();
 
-        window.setSearchText("softmax");
-        QTRY_VERIFY(controller.visibleTaskIds().size() >= 2);
-        const int visible = int(controller.visibleTaskIds().size());
-        window.findChild<QAction*>("launchVisible")->trigger();
-        d = dialogOf(window);
+        b.window.setSearchText("softmax");
+        QTRY_VERIFY(b.controller.visibleTaskIds().size() >= 2);
+        const int visible = int(b.controller.visibleTaskIds().size());
+        b.window.findChild<QAction*>("launchVisible")->trigger();
+        d = test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog");
         QVERIFY(d);
         QVERIFY2(d->summaryText().startsWith(QString("%1 runs will start").arg(visible)), qPrintable(d->summaryText()));
         d->reject();
 
-        window.findChild<QAction*>("cancelOpenRun")->trigger();
-        QTRY_VERIFY(window.statusBar()->currentMessage().contains("Open a run to cancel it"));
-        window.findChild<QAction*>("forkOpenRun")->trigger();
-        QTRY_VERIFY(window.statusBar()->currentMessage().contains("Open a run and pick the step to fork it from"));
+        b.window.findChild<QAction*>("cancelOpenRun")->trigger();
+        QTRY_VERIFY(b.window.statusBar()->currentMessage().contains("Open a run to cancel it"));
+        b.window.findChild<QAction*>("forkOpenRun")->trigger();
+        QTRY_VERIFY(b.window.statusBar()->currentMessage().contains("Open a run and pick the step to fork it from"));
     }
 
     void forkOpensTheDialogForTheOpenRunsTask()
@@ -94,19 +76,17 @@ private Q_SLOTS:
             if (TrajectoryStore(m_store->database()).steps(r.id).value().size() >= 2)
                 runId = r.id;
         QVERIFY(runId > 0);
-        auto worker = test::openWorker(m_store->path());
         auto services = test::cpuServices(m_store->path());
         QVERIFY(services);
-        ui::WorkbenchController controller(*worker, "ana", services.get());
-        ui::MainWindow window(controller, *m_settings);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(test::settle(*worker));
-        ui::ReplayController* replay = window.runsPage()->controller();
+        test::Workbench b(*m_store, *m_settings, "ana", services.get());
+        b.window.resize(1280, 720);
+        b.window.show();
+        QVERIFY(b.settle());
+        ui::ReplayController* replay = b.window.runsPage()->controller();
         replay->openRun(runId, 1);
         QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.idx == 1, 20000);
-        window.findChild<QAction*>("forkOpenRun")->trigger();
-        ui::LaunchDialog* d = dialogOf(window);
+        b.window.findChild<QAction*>("forkOpenRun")->trigger();
+        ui::LaunchDialog* d = test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog");
         QVERIFY(d);
         QCOMPARE(d->windowTitle(), QString("Fork run %1 from step 2").arg(runId));
         QVERIFY2(d->summaryText().startsWith(QString("1 run will start from steps 1-2 of run %1").arg(runId)),

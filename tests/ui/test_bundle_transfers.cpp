@@ -32,13 +32,7 @@ class TestBundleTransfers : public QObject {
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        m_store = test::seededStore(m_dir);
-        QVERIFY(m_store);
-        m_settings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-    }
+    void initTestCase() { QVERIFY(test::openSeeded(m_dir, m_store, m_settings)); }
 
     void importReportsEveryRunThenSkipsThem()
     {

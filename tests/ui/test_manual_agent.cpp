@@ -27,25 +27,17 @@ class TestManualAgent : public QObject {
     std::unique_ptr<QSettings> m_settings;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        m_store = test::seededStore(m_dir);
-        QVERIFY(m_store);
-        m_settings = std::make_unique<QSettings>(m_dir.filePath("settings.ini"), QSettings::IniFormat);
-    }
+    void initTestCase() { QVERIFY(test::openSeeded(m_dir, m_store, m_settings)); }
 
     void aManualRunIsWrittenInTheEditorAndPasses()
     {
-        auto worker = test::openWorker(m_store->path());
         auto services = test::cpuServices(m_store->path());
         QVERIFY(services);
-        ui::WorkbenchController controller(*worker, "ana", services.get());
-        ui::MainWindow window(controller, *m_settings);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(test::settle(*worker));
-        ui::ManualRunController* manual = window.manualRuns();
+        test::Workbench b(*m_store, *m_settings, "ana", services.get());
+        b.window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&b.window));
+        QVERIFY(b.settle());
+        ui::ManualRunController* manual = b.window.manualRuns();
         VerifyOptions options;
         options.device = "cpu";
         options.timeoutS = 120;
@@ -58,23 +50,23 @@ private Q_SLOTS:
         QVERIFY(!manual->submit("text"));
         QCOMPARE(failed.takeFirst().at(0).toString(), QString("No step is waiting for a reply"));
 
-        QVERIFY(controller.selectTask("leaky-relu"));
-        QVERIFY(test::settle(*worker));
+        QVERIFY(b.controller.selectTask("leaky-relu"));
+        QVERIFY(b.settle());
         QSignalSpy prompts(manual, &ui::ManualRunController::promptReady);
         QSignalSpy steps(manual, &ui::ManualRunController::stepRecorded);
-        QTest::keyClick(window.focusWidget(), Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+        QTest::keyClick(b.window.focusWidget(), Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
         QTRY_COMPARE_WITH_TIMEOUT(prompts.size(), 1, 30000);
-        QTRY_COMPARE(toString(window.modes().mode()), QString("runs"));
-        auto* dock = window.findChild<QDockWidget*>("manualAgentDock");
+        QTRY_COMPARE(toString(b.window.modes().mode()), QString("runs"));
+        auto* dock = b.window.findChild<QDockWidget*>("manualAgentDock");
         QVERIFY(dock->isVisible());
-        ui::ManualAgentPanel* panel = window.manualPanel();
+        ui::ManualAgentPanel* panel = b.window.manualPanel();
         QVERIFY(panel->findChild<QTextBrowser*>("manualPrompt")->toPlainText().contains("ModelNew"));
         QTRY_VERIFY(manual->runId() > 0);
         const qint64 runId = manual->runId();
         QTRY_VERIFY(panel->stateText().startsWith(QString("Run %1 of leaky-relu · step 1").arg(runId)));
         // The runs view opened the new run, though its list did not have it yet when it started.
-        QTRY_VERIFY_WITH_TIMEOUT(window.runsPage()->controller()->currentRun() &&
-                                     window.runsPage()->controller()->currentRun()->id == runId,
+        QTRY_VERIFY_WITH_TIMEOUT(b.window.runsPage()->controller()->currentRun() &&
+                                     b.window.runsPage()->controller()->currentRun()->id == runId,
                                  20000);
 
         // An empty reply is refused and nothing is recorded.
@@ -99,14 +91,14 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(prompts.size(), 3, 60000);  // the optimise prompt
 
         // The replay followed the run: it is open at its newest step.
-        ui::ReplayController* replay = window.runsPage()->controller();
+        ui::ReplayController* replay = b.window.runsPage()->controller();
         QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.runId == runId &&
                                      replay->currentStep()->step.idx == 1,
                                  20000);
         if (const QString shots = qEnvironmentVariable("KMOSAIC_SCREENSHOT_DIR"); !shots.isEmpty()) {
-            window.resize(1500, 900);  // the README's picture of a live run: the replay beside the manual agent
+            b.window.resize(1500, 900);  // the README's picture of a live run: the replay beside the manual agent
             QTest::qWait(500);
-            QVERIFY(window.grab().save(shots + "/live-manual-run.png"));
+            QVERIFY(b.window.grab().save(shots + "/live-manual-run.png"));
         }
 
         // Stop: the run ends cancelled, with its two steps stored.

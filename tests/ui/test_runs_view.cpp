@@ -103,6 +103,29 @@ private Q_SLOTS:
         QVERIFY(!gelu.isValid());
     }
 
+    // A failed run's row says why in plain words; the tooltip keeps the detail. Sorting still sees the state.
+    void aFailedRowSaysWhy()
+    {
+        RunSummary failed;
+        failed.id = 41;
+        failed.taskId = QStringLiteral("silu");
+        failed.state = RunState::Failed;
+        failed.error = QStringLiteral("step 1: HTTP 401 Unauthorized from http://127.0.0.1:9/v1");
+        RunSummary done = failed;
+        done.id = 42;
+        done.state = RunState::Completed;
+        done.error.clear();
+        RunTableModel model;
+        model.setRuns({failed, done});
+        const QModelIndex state = model.index(0, RunTableModel::State);
+        QCOMPARE(state.data().toString(),
+                 QString("failed: The endpoint refused the API key (HTTP 401/403): check the provider's key"));
+        QVERIFY(state.data(Qt::ToolTipRole).toString().endsWith("HTTP 401 Unauthorized from http://127.0.0.1:9/v1"));
+        QCOMPARE(state.data(RunTableModel::SortRole).toString(), QString("failed"));
+        QCOMPARE(model.index(1, RunTableModel::State).data().toString(), QString("completed"));
+        QVERIFY(model.index(1, RunTableModel::State).data(Qt::ToolTipRole).isNull());
+    }
+
     void filtersCombine()
     {
         RunTableModel model;

@@ -1,6 +1,8 @@
 // The runs table (RunTableModel.h): display texts, sort keys and the in-place snapshot update.
 #include "models/RunTableModel.h"
 
+#include "services/RunErrorText.h"
+
 #include <QSet>
 
 namespace km::ui {
@@ -143,7 +145,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         if (index.column() == Task)
             return r.taskTitle;
         if (index.column() == State && !r.error.isEmpty())
-            return r.error;
+            return plainRunError(r.error);
         return {};
     }
     if (role == Qt::TextAlignmentRole) {
@@ -161,7 +163,12 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     switch (index.column()) {
     case Task: return sort ? QVariant(r.taskId.toLower()) : QVariant(r.taskId);
     case ReplySource: return sort ? QVariant(r.replySource.toLower()) : QVariant(r.replySource);
-    case State: return toString(r.state);
+    case State:
+        // A failed run says why in its row: the plain words (a dead endpoint, a refused key), the detail in the
+        // tooltip.
+        if (!sort && !r.error.isEmpty())
+            return tr("%1: %2").arg(toString(r.state), plainRunError(r.error).section(QStringLiteral(" — "), 0, 0));
+        return toString(r.state);
     case Steps: return r.steps;
     case BestStatus: return r.bestStatus;
     case BestSpeedup:

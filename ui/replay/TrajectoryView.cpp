@@ -7,6 +7,7 @@
 #include "replay/StepColors.h"
 #include "replay/StepTimeline.h"
 #include "replay/StepView.h"
+#include "services/RunErrorText.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -29,6 +30,7 @@ TrajectoryView::TrajectoryView(QWidget* parent)
     setObjectName(QStringLiteral("trajectoryView"));
     m_header->setObjectName(QStringLiteral("trajectoryHeader"));
     m_header->setTextFormat(Qt::PlainText);  // titles and errors are shown as written
+    m_header->setWordWrap(true);             // a long error wraps; it must not widen the window
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_timeline->setObjectName(QStringLiteral("stepTimeline"));
     m_chart->setObjectName(QStringLiteral("speedupChart"));
@@ -258,7 +260,7 @@ void TrajectoryView::refreshHeader()
     if (m_run.forkedFrom > 0)
         text += tr(" · forked from run %1 after step %2").arg(m_run.forkedFrom).arg(m_run.forkedSteps);
     if (!m_run.error.isEmpty())
-        text += QLatin1Char('\n') + tr("Failed: %1").arg(m_run.error);
+        text += QLatin1Char('\n') + tr("Failed: %1").arg(plainRunError(m_run.error));
     m_header->setText(text);
 }
 

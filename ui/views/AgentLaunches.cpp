@@ -10,6 +10,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QWidget>
+#include <utility>
 
 namespace km::ui {
 
@@ -43,6 +44,12 @@ AgentLaunches::AgentLaunches(StoreWorker& store, ServiceHost* services, QSetting
             Q_EMIT message(runId > 0 ? tr("Run %1: %2").arg(runId).arg(error) : error);
     });
     connect(m_controller, &AgentRunsController::failed, this, &AgentLaunches::message);
+    connect(m_controller, &AgentRunsController::runStarted, this, [this](qint64 runId, const QString&) {
+        if (const auto show = std::exchange(m_showNext, std::nullopt))
+            Q_EMIT showRun(runId, *show);
+    });
+    connect(m_controller, &AgentRunsController::stepRecorded, this,
+            [this](qint64 runId, int idx, const QString&) { Q_EMIT stepRecorded(runId, idx); });
 }
 
 AgentLaunches::~AgentLaunches() = default;
@@ -117,14 +124,19 @@ void AgentLaunches::launch(const QList<Task>& tasks, const LaunchSettings& setti
         return;
     }
     m_controller->setProviders(m_providers->providers());
+    m_showNext = fork.runId != 0 ? fork.steps - 1 : -1;  // the launch's first run is shown as it starts
     if (fork.runId != 0) {
         if (m_controller->fork(fork.runId, fork.steps, tasks.first(), settings))
             Q_EMIT message(tr("Forking run %1 from step %2").arg(fork.runId).arg(fork.steps));
+        else
+            m_showNext.reset();
         return;
     }
     if (m_controller->launch(tasks, settings))
         Q_EMIT message(tasks.size() == 1 ? tr("Starting a run of %1").arg(tasks.first().id)
                                          : tr("Starting %1 runs").arg(tasks.size()));
+    else
+        m_showNext.reset();
 }
 
 void AgentLaunches::editProviders()

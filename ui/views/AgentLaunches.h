@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <memory>
+#include <optional>
 
 class QProgressBar;
 class QSettings;
@@ -47,6 +48,11 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void message(const QString& text);
+    // The first run of a launch from the dialog has started: the window shows it, at `stepIdx` (a fork: its last
+    // step taken over; -1: its first step once there is one).
+    void showRun(qint64 runId, int stepIdx);
+    // A run started here recorded step `idx` (0-based).
+    void stepRecorded(qint64 runId, int idx);
 
 private:
     bool ready();
@@ -65,6 +71,7 @@ private:
     std::unique_ptr<ProviderStore> m_providers;
     AgentRunsController* m_controller = nullptr;
     QProgressBar* m_progress;
+    std::optional<int> m_showNext;  // the step to show the next run that starts at; nullopt: do not show it
 };
 
 }  // namespace km::ui

@@ -165,6 +165,17 @@ void MainWindow::buildModes()
     m_launches = new AgentLaunches(m_controller.store(), m_controller.services(), m_settings, *m_manual, this);
     statusBar()->addPermanentWidget(m_launches->progressBar());
     connect(m_launches, &AgentLaunches::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(m_launches, &AgentLaunches::showRun, this, [this](qint64 runId, int stepIdx) {
+        m_modes->setMode(Mode::Runs);
+        m_runsPage->openRun(runId, stepIdx >= 0 ? std::optional<int>(stepIdx) : std::nullopt);
+    });
+    connect(m_launches, &AgentLaunches::stepRecorded, this, [this](qint64 runId, int idx) {
+        // The replay follows a run started here while the reader is at its newest step; one looking back stays.
+        const ReplayController* replay = m_runsPage->controller();
+        const int shown = replay->currentStepIndex();
+        if (replay->currentRun() && replay->currentRun()->id == runId && (shown == -1 || shown == idx - 1))
+            m_runsPage->openRun(runId, idx);
+    });
     connect(m_manual, &ManualRunController::started, this, [this](qint64 runId) {
         m_modes->setMode(Mode::Runs);
         m_modes->showDock(Mode::Runs, m_manualDock, true);

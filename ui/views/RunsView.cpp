@@ -98,6 +98,7 @@ RunsView::RunsView(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
+    m_table->setColumnWidth(RunTableModel::State, 200);  // room for a failed run's reason
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -3,7 +3,8 @@
 // cancelled) and resumed (it goes on to PASSED); runs against a dead endpoint and a refused key end with their
 // error in plain words in errorOf(runId).
 #include "../../common/FakeLlmServer.h"
-#include "../../common/HonestLeakyRelu.h"
+#include "../../common/FakeProvider.h"
+#include "../../common/LeakyReluReplies.h"
 #include "controller/AgentRunsController.h"
 #include "curate/TaskFolder.h"
 #include "services/ServiceHost.h"
@@ -12,53 +13,29 @@
 
 #include <QJsonArray>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace km;
 using namespace km::ui;
+using km::test::deadPort;
 using km::test::FakeLlmServer;
+using km::test::fakeProvider;
 
 namespace {
 constexpr int kWaitMs = 300000;
 
-QString fenced(const QString& body)
-{
-    return QStringLiteral("Here it is.\n\n```python\n%1```\n")
-        .arg(test::honestLeakyRelu(QStringLiteral("    def forward(self, x):\n"), {}, body));
-}
 QString passing()
 {
-    return fenced("        return _ext.leaky_relu_forward(x.contiguous(), self.negative_slope)\n");
+    return test::leakyReluPassingReply();
 }
 QString wrong()
 {
-    return fenced("        return _ext.leaky_relu_forward(x.contiguous(), 0.5)\n");
+    return test::leakyReluWrongReply();
 }
 QJsonObject reply(const QString& content)
 {
     return {{"kind", "reply"}, {"content", content}, {"chunk_chars", 400}, {"chunk_delay_ms", 0}};
-}
-
-ProviderConfig provider(const QString& name, const QString& url)
-{
-    ProviderConfig c;
-    c.name = name;
-    c.baseUrl = url;
-    c.model = QStringLiteral("fake-model");
-    c.timeouts = {5, 120, 100};
-    c.retries = {1, 100, 200};  // no retry: a dead endpoint fails at once
-    return c;
-}
-
-int deadPort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    const int port = s.serverPort();
-    s.close();
-    return port;
 }
 
 LaunchSettings cpuSettings(const QString& providerName)
@@ -108,7 +85,7 @@ private Q_SLOTS:
                        reply(passing()), reply(passing())});
         QVERIFY(server.started());
         AgentRunsController c(*m_host);
-        c.setProviders({provider(QStringLiteral("fake"), server.baseUrl())});
+        c.setProviders({fakeProvider(QStringLiteral("fake"), server.baseUrl())});
         QSignalSpy started(&c, &AgentRunsController::runStarted);
         QSignalSpy steps(&c, &AgentRunsController::stepRecorded);
         QSignalSpy ended(&c, &AgentRunsController::runEnded);
@@ -171,7 +148,7 @@ private Q_SLOTS:
             QJsonArray{QJsonObject{{"kind", "stall"}, {"after_chunks", 1}, {"seconds", 120}, {"content", wrong()}}});
         QVERIFY(server.started());
         AgentRunsController c(*m_host);
-        c.setProviders({provider(QStringLiteral("fake"), server.baseUrl())});
+        c.setProviders({fakeProvider(QStringLiteral("fake"), server.baseUrl())});
         QSignalSpy started(&c, &AgentRunsController::runStarted);
         QSignalSpy ended(&c, &AgentRunsController::runEnded);
         QSignalSpy progress(&c, &AgentRunsController::progress);
@@ -198,7 +175,7 @@ private Q_SLOTS:
         FakeLlmServer server(QJsonArray{reply(wrong()), reply(passing()), reply(passing())});
         QVERIFY(server.started());
         AgentRunsController c(*m_host);
-        c.setProviders({provider(QStringLiteral("fake"), server.baseUrl())});
+        c.setProviders({fakeProvider(QStringLiteral("fake"), server.baseUrl())});
         QSignalSpy started(&c, &AgentRunsController::runStarted);
         QSignalSpy ended(&c, &AgentRunsController::runEnded);
         LaunchSettings settings = cpuSettings(QStringLiteral("fake"));
@@ -238,8 +215,8 @@ private Q_SLOTS:
         FakeLlmServer refusing(QJsonArray{QJsonObject{{"kind", "status"}, {"code", 401}}});
         QVERIFY(refusing.started());
         AgentRunsController c(*m_host);
-        c.setProviders({provider(QStringLiteral("dead"), QStringLiteral("http://127.0.0.1:%1/v1").arg(deadPort())),
-                        provider(QStringLiteral("refusing"), refusing.baseUrl())});
+        c.setProviders({fakeProvider(QStringLiteral("dead"), QStringLiteral("http://127.0.0.1:%1/v1").arg(deadPort())),
+                        fakeProvider(QStringLiteral("refusing"), refusing.baseUrl())});
         QSignalSpy started(&c, &AgentRunsController::runStarted);
         QSignalSpy ended(&c, &AgentRunsController::runEnded);
         QVERIFY(c.launch({m_task}, cpuSettings(QStringLiteral("dead"))));

@@ -1,6 +1,7 @@
 // "Test connection" of the providers dialog against fake_llm_server.py on loopback (real sockets): an answer, a
 // 401 and a dead port each end in their plain message, without the GUI thread waiting.
 #include "../../common/FakeLlmServer.h"
+#include "../../common/FakeProvider.h"
 #include "agent/ProviderDialog.h"
 #include "agent/ProviderStore.h"
 
@@ -8,12 +9,12 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace km;
 using namespace km::ui;
+using km::test::deadPort;
 using km::test::FakeLlmServer;
 
 namespace {
@@ -28,15 +29,6 @@ ProviderConfig at(const QString& url)
     return c;
 }
 
-// A port nothing listens on: bound, then closed.
-int deadPort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    const int port = s.serverPort();
-    s.close();
-    return port;
-}
 }  // namespace
 
 class TestConnectionTest : public QObject {

@@ -81,7 +81,8 @@ private Q_SLOTS:
         gelu.summary.error = QStringLiteral("The endpoint refused the API key (HTTP 401) <check it>");
         v.setRun(gelu.summary, gelu.steps);
         QVERIFY2(header->text().contains("forked from run 4 after step 2"), qPrintable(header->text()));
-        QVERIFY2(header->text().contains("\nFailed: The endpoint refused the API key (HTTP 401) <check it>"),
+        QVERIFY2(header->text().contains("\nFailed: The endpoint refused the API key (HTTP 401/403): check the "
+                                         "provider's key — The endpoint refused the API key (HTTP 401) <check it>"),
                  qPrintable(header->text()));
         QCOMPARE(header->textFormat(), Qt::PlainText);
     }

@@ -1,0 +1,176 @@
+// From the Run menu to runs on screen, with the real services (ServiceHost, the CPU harness: label python) and
+// replies from fake_llm_server.py on loopback (real sockets, streamed in chunks):
+// - the launch dialog over the selected task, with a saved provider chosen, starts a run that the Runs mode opens at
+//   once and follows step by step to PASSED;
+// - Fork Open Run From This Step, from the dialog again, starts a run that keeps step 1 and asks only for step 2;
+// - runs against a dead endpoint and an endpoint that refuses the key end failed, with why in their row.
+#include "../common/FakeLlmServer.h"
+#include "../common/FakeProvider.h"
+#include "../common/LeakyReluReplies.h"
+#include "WorkbenchFixture.h"
+#include "agent/LaunchDialog.h"
+#include "agent/ProviderStore.h"
+#include "controller/AgentRunsController.h"
+#include "controller/ReplayController.h"
+#include "models/RunTableModel.h"
+#include "services/ServiceHost.h"
+#include "store/TrajectoryStore.h"
+#include "views/AgentLaunches.h"
+#include "views/RunsPage.h"
+#include "views/RunsView.h"
+
+#include <QDialogButtonBox>
+#include <QJsonArray>
+#include <QPushButton>
+
+using namespace km;
+using km::test::deadPort;
+using km::test::FakeLlmServer;
+using km::test::fakeProvider;
+
+namespace {
+constexpr int kWaitMs = 300000;
+
+QJsonObject reply(const QString& content)
+{
+    return {{"kind", "reply"}, {"content", content}, {"chunk_chars", 300}, {"chunk_delay_ms", 5}};
+}
+}  // namespace
+
+class TestAgentLaunchesLive : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<TaskStore> m_store;
+    std::unique_ptr<QSettings> m_settings;
+
+    // Presses the dialog's Start button, as a person would.
+    static bool start(ui::LaunchDialog* d)
+    {
+        auto* buttons = d ? d->findChild<QDialogButtonBox*>() : nullptr;
+        QPushButton* ok = buttons ? buttons->button(QDialogButtonBox::Ok) : nullptr;
+        if (!ok || !ok->isEnabled())
+            return false;
+        ok->click();
+        d->setObjectName("started");  // closed dialogs are deleted later: the next dialogOf must not find it
+        return true;
+    }
+    static QString rowState(ui::RunsView* runs, qint64 runId, int role = Qt::DisplayRole)
+    {
+        ui::RunTableModel* m = runs->model();
+        for (int row = 0; row < m->rowCount(); ++row)
+            if (m->index(row, 0).data(ui::RunTableModel::RunIdRole).toLongLong() == runId)
+                return m->index(row, ui::RunTableModel::State).data(role).toString();
+        return QStringLiteral("(no row)");
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(test::openSeeded(m_dir, m_store, m_settings)); }
+
+    void launchWatchForkAndErrorsInTheRow()
+    {
+        FakeLlmServer server(QJsonArray{reply(test::leakyReluWrongReply()), reply(test::leakyReluPassingReply()),
+                                        reply(test::leakyReluPassingReply())});
+        QVERIFY(server.started());
+        FakeLlmServer refusing(QJsonArray{QJsonObject{{"kind", "status"}, {"code", 401}}});
+        QVERIFY(refusing.started());
+        ui::ProviderStore providers(*m_settings);
+        QVERIFY(providers.save(fakeProvider("fake", server.baseUrl())));
+        QVERIFY(providers.save(fakeProvider("dead", QString("http://127.0.0.1:%1/v1").arg(deadPort()))));
+        QVERIFY(providers.save(fakeProvider("refusing", refusing.baseUrl())));
+        LaunchSettings last;
+        last.provider = "fake";
+        last.budgets.run.turns = 3;
+        last.budgets.targetSpeedup = 0.01;  // the first PASSED step ends a run
+        last.device = "cpu";
+        last.seeds = 1;
+        ui::saveLastLaunchSettings(*m_settings, last);  // what the dialog opens with
+
+        auto services = test::cpuServices(m_store->path());
+        QVERIFY(services);
+        test::Workbench b(*m_store, *m_settings, "ana", services.get());
+        b.window.resize(1280, 720);
+        b.window.show();
+        QVERIFY(b.settle());
+        auto* launches = b.window.findChild<ui::AgentLaunches*>();
+        QVERIFY(launches && launches->controller());
+        QSignalSpy started(launches->controller(), &ui::AgentRunsController::runStarted);
+        QSignalSpy ended(launches->controller(), &ui::AgentRunsController::runEnded);
+        ui::ReplayController* replay = b.window.runsPage()->controller();
+        ui::RunsView* runs = b.window.runsPage()->runsView();
+
+        // Start from the dialog: the Runs mode opens the new run and follows it to its PASSED step.
+        QVERIFY(b.controller.selectTask("leaky-relu"));
+        QVERIFY(b.settle());
+        b.window.findChild<QAction*>("launchSelected")->trigger();
+        ui::LaunchDialog* d = test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog");
+        QVERIFY(d);
+        QCOMPARE(d->settings().provider, QString("fake"));
+        QVERIFY(start(d));
+        QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, kWaitMs);
+        const qint64 first = started.first().at(0).toLongLong();
+        QTRY_COMPARE(toString(b.window.modes().mode()), QString("runs"));
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentRun() && replay->currentRun()->id == first, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, kWaitMs);
+        QVERIFY2(ended.first().at(1).toString().isEmpty(), qPrintable(ended.first().at(1).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.runId == first &&
+                                     replay->currentStep()->step.idx == 1,
+                                 20000);
+        QCOMPARE(replay->currentStep()->step.status, QString("PASSED"));
+        QTRY_COMPARE_WITH_TIMEOUT(rowState(runs, first), QString("completed"), 20000);
+
+        // Fork from step 1 (the wrong one) through the dialog: one more request, step 1 taken over.
+        replay->openRun(first, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.idx == 0, 20000);
+        b.window.findChild<QAction*>("forkOpenRun")->trigger();
+        d = test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog");
+        QVERIFY(d);
+        QCOMPARE(d->windowTitle(), QString("Fork run %1 from step 1").arg(first));
+        QVERIFY(start(d));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, kWaitMs);
+        const qint64 forked = started.last().at(0).toLongLong();
+        QVERIFY(forked != first);
+        QVERIFY2(ended.last().at(1).toString().isEmpty(), qPrintable(ended.last().at(1).toString()));
+        QCOMPARE(server.requests().size(), 3);
+        TrajectoryStore trajectories(m_store->database());
+        const auto steps = trajectories.steps(forked).value();
+        QCOMPARE(steps.size(), 2);
+        QCOMPARE(steps[0].verdictId, trajectories.steps(first).value()[0].verdictId);
+        QCOMPARE(steps[1].status, QString("PASSED"));
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.runId == forked &&
+                                     replay->currentStep()->step.idx == 1,
+                                 20000);
+
+        // A dead endpoint and a refused key: each run ends failed, its row says why.
+        for (const QString& name : {QString("dead"), QString("refusing")}) {
+            b.window.findChild<QAction*>("launchSelected")->trigger();
+            d = test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog");
+            QVERIFY(d);
+            LaunchSettings s = d->settings();
+            s.provider = name;
+            d->setSettings(s);
+            QVERIFY(start(d));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 4, kWaitMs);
+        const QList<qint64> failed = {ended[2].at(0).toLongLong(), ended[3].at(0).toLongLong()};
+        const auto rows = [&] {
+            QStringList texts{rowState(runs, failed[0]), rowState(runs, failed[1])};
+            texts.sort();  // the two end in either order
+            return texts;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(rows()[0].startsWith("failed: Nothing answers at the endpoint") &&
+                                     rows()[1].startsWith("failed: The endpoint refused the API key"),
+                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentRun() && failed.contains(replay->currentRun()->id), 20000);
+        QCoreApplication::processEvents();
+        QVERIFY2(b.window.width() <= 1280, qPrintable(QString::number(b.window.width())));  // a long error wraps
+        if (const QString shots = qEnvironmentVariable("KMOSAIC_SCREENSHOT_DIR"); !shots.isEmpty())
+            QVERIFY(b.window.grab().save(shots + "/runs-launched.png"));  // 1280x720: the four runs and their states
+        for (const qint64 id : failed) {
+            QCOMPARE(toString(trajectories.run(id).value()->state), QString("failed"));
+            QVERIFY(!rowState(runs, id, Qt::ToolTipRole).isEmpty());
+        }
+    }
+};
+
+QTEST_MAIN(TestAgentLaunchesLive)
+#include "test_agent_launches_live.moc"
