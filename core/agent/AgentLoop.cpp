@@ -160,7 +160,7 @@ Result<AgentRun> AgentLoop::finish(AgentRun run, const LoopState& state, RunStat
 }
 
 Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std::atomic<bool>* cancel,
-                                  const StepFn& onStep)
+                                  const StepFn& onStep, const ReplyTextFn& onReplyText)
 {
     TrajectoryStore trajectories(m_db, m_setup.secrets);
     auto stored = trajectories.steps(run.id);
@@ -199,7 +199,12 @@ Result<AgentRun> AgentLoop::drive(AgentRun run, const QString& actor, const std:
                                              {QStringLiteral("content"), state.conversation.value(0).content}});
         QElapsedTimer clock;
         clock.start();
-        auto reply = m_source.reply(conversation, step.idx, cancel);
+        ReplySource::TextFn onText;
+        if (onReplyText)
+            onText = [&onReplyText, idx = step.idx](const QString& soFar) {
+                onReplyText(idx, soFar);
+            };
+        auto reply = m_source.reply(conversation, step.idx, cancel, onText);
         if (!reply && reply.error().code == ErrorCode::Cancelled)
             return finish(run, state, RunState::Cancelled, QStringLiteral("cancelled on request"));
         if (!reply && reply.error().code != ErrorCode::Unsupported)

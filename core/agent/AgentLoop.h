@@ -35,6 +35,8 @@ class AgentLoop {
 public:
     using VerifyFn = std::function<Verdict(const VerifyJob&)>;
     using StepFn = std::function<void(const AgentRun&, const TrajectoryStep&)>;
+    // The reply of step `stepIdx` (0-based) as it arrives: its text so far (ReplySource::TextFn).
+    using ReplyTextFn = std::function<void(int stepIdx, const QString& textSoFar)>;
 
     AgentLoop(store::Database& db, ReplySource& source, VerifyFn verify, AgentSetup setup);
 
@@ -45,7 +47,7 @@ public:
     Result<AgentRun> fork(qint64 fromRunId, int steps, const QString& actor);
     // Continues `run` (claimed: state running) from its last stored step.
     Result<AgentRun> drive(AgentRun run, const QString& actor, const std::atomic<bool>* cancel,
-                           const StepFn& onStep = {});
+                           const StepFn& onStep = {}, const ReplyTextFn& onReplyText = {});
 
     // The settings recorded with a run (source, verify options, versions, sampling), without any key.
     QVariantMap runSettings() const;

@@ -8,9 +8,24 @@
 
 #include <QEventLoop>
 #include <QMutexLocker>
+#include <QTimer>
 #include <chrono>
 
 namespace km {
+
+namespace {
+constexpr int kReplyTextMs = 150;  // how often a streaming reply's text so far is shown
+
+// The newest text of the reply streaming in, handed from the run's thread to the runner's: a stream has many deltas,
+// and only the latest matters. The first delta after a hand-over asks for one; the hand-over, kReplyTextMs later,
+// takes whatever is newest then, so the last text before a stall is shown too.
+struct ArrivingText {
+    QMutex mutex;
+    int stepIdx = -1;  // -1: nothing to hand over (the step was recorded)
+    QString text;
+    bool asked = false;
+};
+}  // namespace
 
 AgentRunner::AgentRunner(Verifier& verifier, QString dbPath, AgentSetup base, SourceFactory sources, QString actor,
                          QObject* parent)
@@ -208,10 +223,34 @@ AgentOutcome AgentRunner::runOne(const AgentJob& job)
     const qint64 runId = run.id;
     QMetaObject::invokeMethod(
         this, [this, taskId, runId] { Q_EMIT runStarted(taskId, runId); }, Qt::QueuedConnection);
-    auto ended = loop.drive(run, m_actor, cancel.get(), [this](const AgentRun& r, const TrajectoryStep& s) {
+    auto arriving = std::make_shared<ArrivingText>();
+    const auto onStep = [this, arriving](const AgentRun& r, const TrajectoryStep& s) {
+        {
+            QMutexLocker lock(&arriving->mutex);
+            arriving->stepIdx = -1;  // its whole reply is in the step
+        }
         QMetaObject::invokeMethod(
             this, [this, r, s] { Q_EMIT stepRecorded(r, s); }, Qt::QueuedConnection);
-    });
+    };
+    const auto handOver = [this, runId, arriving] {
+        QMutexLocker lock(&arriving->mutex);
+        arriving->asked = false;
+        const int stepIdx = arriving->stepIdx;
+        const QString text = arriving->text;
+        lock.unlock();
+        if (stepIdx >= 0)
+            Q_EMIT replyGrew(runId, stepIdx, m_base.secrets.scrub(text));
+    };
+    const auto onReplyText = [this, arriving, handOver](int stepIdx, const QString& soFar) {
+        QMutexLocker lock(&arriving->mutex);
+        arriving->stepIdx = stepIdx;
+        arriving->text = soFar;
+        if (std::exchange(arriving->asked, true))
+            return;
+        QMetaObject::invokeMethod(
+            this, [this, handOver] { QTimer::singleShot(kReplyTextMs, this, handOver); }, Qt::QueuedConnection);
+    };
+    auto ended = loop.drive(run, m_actor, cancel.get(), onStep, onReplyText);
     if (!ended) {
         outcome.error = ended.error().message;
         qCWarning(lcAgent).noquote() << "agent run" << run.id << ":" << m_base.secrets.scrub(outcome.error);

@@ -57,6 +57,9 @@ public:
 Q_SIGNALS:
     void runStarted(const QString& taskId, qint64 runId);
     void stepRecorded(const km::AgentRun& run, const km::TrajectoryStep& step);
+    // The reply of step `stepIdx` of run `runId` as it streams in: its text so far, the newest every 150 ms
+    // (the last text before a stall included; the stored step follows with the whole reply).
+    void replyGrew(qint64 runId, int stepIdx, const QString& textSoFar);
     void runEnded(const km::AgentOutcome& outcome);
     void finished(const QList<km::AgentOutcome>& outcomes);
 

@@ -74,8 +74,8 @@ public:
     {
         return {{QStringLiteral("kind"), QStringLiteral("manual")}, {QStringLiteral("mode"), QStringLiteral("caller")}};
     }
-    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex,
-                              const std::atomic<bool>* cancel) override
+    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex, const std::atomic<bool>* cancel,
+                              const TextFn&) override
     {
         return m_channel->await(stepIndex, conversation.isEmpty() ? QString() : conversation.last().content, cancel);
     }

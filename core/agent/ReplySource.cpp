@@ -55,7 +55,8 @@ public:
                 {QStringLiteral("provider"), toJson(m_client.config()).toVariantMap()},
                 {QStringLiteral("sampling"), m_sampling.toVariant()}};
     }
-    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int, const std::atomic<bool>* cancel) override
+    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int, const std::atomic<bool>* cancel,
+                              const TextFn& onText) override
     {
         ChatRequest req;
         req.messages = conversation;
@@ -63,7 +64,18 @@ public:
         req.topP = m_sampling.topP;
         req.maxTokens = m_sampling.maxTokens;
         req.seed = m_sampling.seed;
-        auto r = m_client.complete(req, {}, cancel);
+        QString soFar;  // a retry streams its reply from the beginning: the text so far starts again
+        const auto onDelta = [&soFar, &onText](const QString& delta) {
+            soFar += delta;
+            if (onText)
+                onText(soFar);
+        };
+        const auto onRetry = [&soFar, &onText](int, const Error&) {
+            soFar.clear();
+            if (onText)
+                onText(soFar);
+        };
+        auto r = m_client.complete(req, onDelta, cancel, onRetry);
         if (!r)
             return r.error();
         SourceReply out;
@@ -116,7 +128,8 @@ public:
     {
         return {{QStringLiteral("kind"), kind()}, {QStringLiteral("dir"), QDir(m_dir).absolutePath()}};
     }
-    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex, const std::atomic<bool>*) override
+    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex, const std::atomic<bool>*,
+                              const TextFn&) override
     {
         const QString number = QStringLiteral("%1").arg(stepIndex + 1, 3, 10, QLatin1Char('0'));
         // The person answering sees what they answer: the step's prompt lands next to the reply it waits for.
@@ -145,8 +158,8 @@ public:
     {
         return {{QStringLiteral("kind"), kind()}, {QStringLiteral("command"), m_command}};
     }
-    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex,
-                              const std::atomic<bool>* cancel) override
+    Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex, const std::atomic<bool>* cancel,
+                              const TextFn&) override
     {
         const QString prompt = lastUser(conversation);
         QProcess p;

@@ -7,6 +7,7 @@
 
 #include <QVariantMap>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace km {
@@ -35,10 +36,13 @@ public:
     virtual QString model() const = 0;
     // Recorded with the run; replySourceFromSettings() rebuilds the source from it to resume. Never holds a key.
     virtual QVariantMap settings() const = 0;
+    // Called on the thread running reply() with the reply's text so far as it arrives (an LLM's stream; a new
+    // attempt starts it again from empty). Sources that get a reply whole do not call it.
+    using TextFn = std::function<void(const QString& textSoFar)>;
     // The reply to the conversation's last user message; `stepIndex` is the 0-based step it answers.
     // ErrorCode::Cancelled when *cancel turned true.
     virtual Result<SourceReply> reply(const QList<ChatMessage>& conversation, int stepIndex,
-                                      const std::atomic<bool>* cancel) = 0;
+                                      const std::atomic<bool>* cancel, const TextFn& onText) = 0;
 };
 
 std::unique_ptr<ReplySource> makeLlmReplySource(const ProviderConfig& provider, const Sampling& sampling);

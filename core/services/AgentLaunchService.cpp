@@ -105,6 +105,8 @@ void AgentLaunchService::startRunner(quint64 id, const LaunchSpec& spec, Verifie
             [this, id](const QString& task, qint64 runId) { Q_EMIT runStarted(id, task, runId); });
     connect(runner, &AgentRunner::stepRecorded, this,
             [this, id](const AgentRun& run, const TrajectoryStep& step) { Q_EMIT stepRecorded(id, run, step); });
+    connect(runner, &AgentRunner::replyGrew, this,
+            [this, id](qint64 runId, int stepIdx, const QString& text) { Q_EMIT replyGrew(id, runId, stepIdx, text); });
     connect(runner, &AgentRunner::runEnded, this,
             [this, id](const AgentOutcome& outcome) { Q_EMIT runEnded(id, outcome); });
     connect(runner, &AgentRunner::finished, this, [this, id](const QList<AgentOutcome>& outcomes) {

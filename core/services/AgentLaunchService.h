@@ -68,6 +68,8 @@ public:
 Q_SIGNALS:
     void runStarted(quint64 launchId, const QString& taskId, qint64 runId);
     void stepRecorded(quint64 launchId, const km::AgentRun& run, const km::TrajectoryStep& step);
+    // A step's reply as it streams in (AgentRunner::replyGrew).
+    void replyGrew(quint64 launchId, qint64 runId, int stepIdx, const QString& textSoFar);
     void runEnded(quint64 launchId, const km::AgentOutcome& outcome);
     void finished(quint64 launchId, const QList<km::AgentOutcome>& outcomes);
     // The launch could not start: the executor could not be built.

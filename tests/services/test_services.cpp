@@ -275,7 +275,7 @@ private Q_SLOTS:
         std::optional<Result<SourceReply>> got;
         std::atomic<bool> cancel{false};
         std::thread worker([&] {
-            got.emplace(source->reply({{QStringLiteral("user"), QStringLiteral("write relu")}}, 0, &cancel));
+            got.emplace(source->reply({{QStringLiteral("user"), QStringLiteral("write relu")}}, 0, &cancel, {}));
         });
         QVERIFY(wanted.wait(5000));
         QCOMPARE(wanted.first().at(1).toString(), QStringLiteral("write relu"));
@@ -290,7 +290,7 @@ private Q_SLOTS:
 
         // Cancelled while waiting, and abandoned: both end the wait with Cancelled.
         std::thread second([&] {
-            got.emplace(source->reply({{QStringLiteral("user"), QStringLiteral("p")}}, 1, &cancel));
+            got.emplace(source->reply({{QStringLiteral("user"), QStringLiteral("p")}}, 1, &cancel, {}));
         });
         QTRY_COMPARE(channel->waitingStep(), 1);
         cancel = true;
@@ -298,7 +298,7 @@ private Q_SLOTS:
         QCOMPARE(got->error().code, ErrorCode::Cancelled);
         cancel = false;
         channel->abandon();
-        QCOMPARE(source->reply({{QStringLiteral("user"), QStringLiteral("p")}}, 2, &cancel).error().code,
+        QCOMPARE(source->reply({{QStringLiteral("user"), QStringLiteral("p")}}, 2, &cancel, {}).error().code,
                  ErrorCode::Cancelled);
     }
 

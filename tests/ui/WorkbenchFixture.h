@@ -68,6 +68,23 @@ inline std::unique_ptr<ServiceHost> cpuServices(const QString& storePath)
     return host;
 }
 
+// A workbench with the CPU services (cpuServices), shown at 1280x720 and settled, as the agent-run tests use it;
+// `bench` null when the services could not start.
+struct ServedWorkbench {
+    std::unique_ptr<ServiceHost> services;
+    std::unique_ptr<Workbench> bench;
+    ServedWorkbench(TaskStore& store, QSettings& settings, const QString& reviewer)
+        : services(cpuServices(store.path()))
+    {
+        if (!services)
+            return;
+        bench = std::make_unique<Workbench>(store, settings, reviewer, services.get());
+        bench->window.resize(1280, 720);
+        bench->window.show();
+        bench->settle();
+    }
+};
+
 // The child of `window` named `name` once it is visible (a dialog opened from an answer of the store worker), within
 // 20 s; null otherwise.
 template <class T> T* visibleChild(QWidget& window, const char* name)

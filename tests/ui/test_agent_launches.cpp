@@ -1,4 +1,4 @@
-// Agent runs from the main b.window's Run menu: with no agent services every action says so (no dialog, nothing
+// Agent runs from the main window's Run menu: with no agent services every action says so (no dialog, nothing
 // started); with them, Start Agent Runs on Selected Tasks opens the launch dialog over the table's selection and
 // Visible Tasks over the filtered list, each saying how many runs will start; Cancel Open Run without an open run
 // says what to do; Fork Open Run From This Step opens it for the open run's task, naming the run and the steps it
@@ -76,12 +76,9 @@ private Q_SLOTS:
             if (TrajectoryStore(m_store->database()).steps(r.id).value().size() >= 2)
                 runId = r.id;
         QVERIFY(runId > 0);
-        auto services = test::cpuServices(m_store->path());
-        QVERIFY(services);
-        test::Workbench b(*m_store, *m_settings, "ana", services.get());
-        b.window.resize(1280, 720);
-        b.window.show();
-        QVERIFY(b.settle());
+        test::ServedWorkbench served(*m_store, *m_settings, "ana");
+        QVERIFY(served.bench);
+        test::Workbench& b = *served.bench;
         ui::ReplayController* replay = b.window.runsPage()->controller();
         replay->openRun(runId, 1);
         QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.idx == 1, 20000);

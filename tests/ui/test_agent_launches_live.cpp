@@ -3,7 +3,8 @@
 // - the launch dialog over the selected task, with a saved provider chosen, starts a run that the Runs mode opens at
 //   once and follows step by step to PASSED;
 // - Fork Open Run From This Step, from the dialog again, starts a run that keeps step 1 and asks only for step 2;
-// - runs against a dead endpoint and an endpoint that refuses the key end failed, with why in their row.
+// - runs against a dead endpoint and an endpoint that refuses the key end failed, with why in their row;
+// - a reply that stalls mid-stream shows its text so far in the replay; the run is cancelled and resumed.
 #include "../common/FakeLlmServer.h"
 #include "../common/FakeProvider.h"
 #include "../common/LeakyReluReplies.h"
@@ -13,6 +14,8 @@
 #include "controller/AgentRunsController.h"
 #include "controller/ReplayController.h"
 #include "models/RunTableModel.h"
+#include "replay/ArrivingReply.h"
+#include "replay/TrajectoryView.h"
 #include "services/ServiceHost.h"
 #include "store/TrajectoryStore.h"
 #include "views/AgentLaunches.h"
@@ -21,6 +24,7 @@
 
 #include <QDialogButtonBox>
 #include <QJsonArray>
+#include <QLabel>
 #include <QPushButton>
 
 using namespace km;
@@ -30,6 +34,18 @@ using km::test::fakeProvider;
 
 namespace {
 constexpr int kWaitMs = 300000;
+
+// Three turns on the CPU harness, one seed; the first PASSED step ends a run.
+LaunchSettings cpuLaunch(const QString& provider)
+{
+    LaunchSettings s;
+    s.provider = provider;
+    s.budgets.run.turns = 3;
+    s.budgets.targetSpeedup = 0.01;
+    s.device = "cpu";
+    s.seeds = 1;
+    return s;
+}
 
 QJsonObject reply(const QString& content)
 {
@@ -77,20 +93,11 @@ private Q_SLOTS:
         QVERIFY(providers.save(fakeProvider("fake", server.baseUrl())));
         QVERIFY(providers.save(fakeProvider("dead", QString("http://127.0.0.1:%1/v1").arg(deadPort()))));
         QVERIFY(providers.save(fakeProvider("refusing", refusing.baseUrl())));
-        LaunchSettings last;
-        last.provider = "fake";
-        last.budgets.run.turns = 3;
-        last.budgets.targetSpeedup = 0.01;  // the first PASSED step ends a run
-        last.device = "cpu";
-        last.seeds = 1;
-        ui::saveLastLaunchSettings(*m_settings, last);  // what the dialog opens with
+        ui::saveLastLaunchSettings(*m_settings, cpuLaunch("fake"));  // what the dialog opens with
 
-        auto services = test::cpuServices(m_store->path());
-        QVERIFY(services);
-        test::Workbench b(*m_store, *m_settings, "ana", services.get());
-        b.window.resize(1280, 720);
-        b.window.show();
-        QVERIFY(b.settle());
+        test::ServedWorkbench served(*m_store, *m_settings, "ana");
+        QVERIFY(served.bench);
+        test::Workbench& b = *served.bench;
         auto* launches = b.window.findChild<ui::AgentLaunches*>();
         QVERIFY(launches && launches->controller());
         QSignalSpy started(launches->controller(), &ui::AgentRunsController::runStarted);
@@ -169,6 +176,63 @@ private Q_SLOTS:
             QCOMPARE(toString(trajectories.run(id).value()->state), QString("failed"));
             QVERIFY(!rowState(runs, id, Qt::ToolTipRole).isEmpty());
         }
+    }
+
+    // A reply that stalls mid-stream: the replay shows its text so far while it waits; Cancel Open Run ends the run
+    // cancelled, and Resume Open Run asks again and completes it.
+    void aStreamingReplyShowsAsItArrivesThenCancelAndResume()
+    {
+        const QString wrong = test::leakyReluWrongReply();
+        FakeLlmServer server(QJsonArray{
+            QJsonObject{
+                {"kind", "stall"}, {"after_chunks", 1}, {"seconds", 120}, {"content", wrong}, {"chunk_chars", 60}},
+            reply(test::leakyReluPassingReply())});
+        QVERIFY(server.started());
+        ui::ProviderStore providers(*m_settings);
+        QVERIFY(providers.save(fakeProvider("stalling", server.baseUrl())));
+        ui::saveLastLaunchSettings(*m_settings, cpuLaunch("stalling"));
+
+        test::ServedWorkbench served(*m_store, *m_settings, "ana");
+        QVERIFY(served.bench);
+        test::Workbench& b = *served.bench;
+        auto* launches = b.window.findChild<ui::AgentLaunches*>();
+        QSignalSpy started(launches->controller(), &ui::AgentRunsController::runStarted);
+        QSignalSpy ended(launches->controller(), &ui::AgentRunsController::runEnded);
+        ui::ReplayController* replay = b.window.runsPage()->controller();
+        ui::RunsView* runs = b.window.runsPage()->runsView();
+        replay::ArrivingReply* arriving = b.window.runsPage()->trajectory()->arrivingReply();
+
+        QVERIFY(b.controller.selectTask("leaky-relu"));
+        QVERIFY(b.settle());
+        b.window.findChild<QAction*>("launchSelected")->trigger();
+        QVERIFY(start(test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog")));
+        QTRY_COMPARE_WITH_TIMEOUT(started.size(), 1, kWaitMs);
+        const qint64 id = started.first().at(0).toLongLong();
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentRun() && replay->currentRun()->id == id, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(arriving->isVisible(), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(arriving->text(), wrong.left(60), 5000);  // the text before the stall
+        QCOMPARE(arriving->stepIdx(), 0);
+        QVERIFY(arriving->findChild<QLabel*>("arrivingReplyLabel")->text().contains("Step 1"));
+        if (const QString shots = qEnvironmentVariable("KMOSAIC_SCREENSHOT_DIR"); !shots.isEmpty())
+            QVERIFY(b.window.grab().save(shots + "/reply-arriving.png"));
+
+        b.window.findChild<QAction*>("cancelOpenRun")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(rowState(runs, id), QString("cancelled"), 20000);
+        QTRY_VERIFY(!arriving->isVisible());
+        TrajectoryStore trajectories(m_store->database());
+        QCOMPARE(trajectories.steps(id).value().size(), 0);
+
+        b.window.findChild<QAction*>("resumeOpenRun")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, kWaitMs);
+        QCOMPARE(ended.last().at(0).toLongLong(), id);
+        QVERIFY2(ended.last().at(1).toString().isEmpty(), qPrintable(ended.last().at(1).toString()));
+        QTRY_COMPARE_WITH_TIMEOUT(rowState(runs, id), QString("completed"), 20000);
+        QCOMPARE(server.requests().size(), 2);
+        const auto steps = trajectories.steps(id).value();
+        QCOMPARE(steps.size(), 1);
+        QCOMPARE(steps[0].status, QString("PASSED"));
+        QTRY_VERIFY(!arriving->isVisible());
     }
 };
 

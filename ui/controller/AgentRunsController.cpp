@@ -51,6 +51,12 @@ void AgentRunsController::connectService()
         [this](quint64 id, const Error& e) { dispatch(id, [this, e] { Q_EMIT failed(plainRunError(e.message)); }); },
         Qt::QueuedConnection);
     connect(
+        agents, &AgentLaunchService::replyGrew, this,
+        [this](quint64 id, qint64 runId, int stepIdx, const QString& text) {
+            dispatch(id, [this, runId, stepIdx, text] { Q_EMIT replyGrew(runId, stepIdx, text); });
+        },
+        Qt::QueuedConnection);
+    connect(
         agents, &AgentLaunchService::stepRecorded, this,
         [this](quint64 id, const AgentRun& run, const TrajectoryStep& step) {
             dispatch(id, [this, runId = run.id, idx = step.idx, status = step.status] {

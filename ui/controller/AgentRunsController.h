@@ -53,6 +53,8 @@ public:
 Q_SIGNALS:
     void runStarted(qint64 runId, const QString& taskId);
     void stepRecorded(qint64 runId, int stepIdx, const QString& status);
+    // Step `stepIdx`'s reply as it streams in: the text so far (a few times a second; stepRecorded follows).
+    void replyGrew(qint64 runId, int stepIdx, const QString& textSoFar);
     void runEnded(qint64 runId, const QString& error);
     void progress(int done, int total, double etaSeconds);
     void failed(const QString& message);

@@ -1,6 +1,7 @@
 // TrajectoryView: timeline, chart and the current step of one run.
 #include "replay/TrajectoryView.h"
 
+#include "replay/ArrivingReply.h"
 #include "replay/DiffView.h"
 #include "replay/SpeedupChart.h"
 #include "replay/StepChooser.h"
@@ -22,6 +23,7 @@ namespace km::replay {
 TrajectoryView::TrajectoryView(QWidget* parent)
     : QWidget(parent)
     , m_header(new QLabel(this))
+    , m_arriving(new ArrivingReply(this))
     , m_timeline(new StepTimeline(this))
     , m_timelineScroll(new QScrollArea(this))
     , m_chart(new SpeedupChart(this))
@@ -55,6 +57,7 @@ TrajectoryView::TrajectoryView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_header);
+    layout->addWidget(m_arriving);
     layout->addWidget(split, 1);
 
     addKeyAction(QStringLiteral("nextStep"), tr("&Next step"), {Qt::Key_Right, Qt::Key_J}, &TrajectoryView::nextStep);
@@ -116,7 +119,16 @@ void TrajectoryView::setRun(const RunSummary& run, const QList<StepSummary>& ste
     m_timeline->setCurrentIdx(m_currentIdx);
     m_chart->setSteps(steps);
     m_chart->setCurrentIdx(m_currentIdx);
+    if (!sameRun || m_arriving->stepIdx() < int(steps.size()) || run.state != RunState::Running)
+        m_arriving->clear();  // another run, the step arrived with its whole reply, or the run ended without it
     refreshHeader();
+}
+
+void TrajectoryView::showArrivingReply(int stepIdx, const QString& textSoFar)
+{
+    if (m_run.id == 0 || stepIdx < int(m_steps.size()) || m_run.state != RunState::Running)
+        return;  // a late chunk of a step already recorded, or of a run that ended
+    m_arriving->setText(stepIdx, textSoFar);
 }
 
 void TrajectoryView::setStep(const StepDetail& detail)

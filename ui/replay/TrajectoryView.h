@@ -14,6 +14,7 @@ class QScrollArea;
 
 namespace km::replay {
 
+class ArrivingReply;
 class SpeedupChart;
 class StepTimeline;
 class StepView;
@@ -26,6 +27,9 @@ public:
     // A new run, or the same run grown (a live run): the current step and the compared step stay when they still
     // exist.
     void setRun(const RunSummary& run, const QList<StepSummary>& steps);
+    // The reply of step `stepIdx` of the open run as it streams in (a live run); ignored once that step is recorded.
+    // setRun() hides it when the step arrives or another run opens.
+    void showArrivingReply(int stepIdx, const QString& textSoFar);
     // The step to show (an answer to stepRequested).
     void setStep(const StepDetail& detail);
     // The code of the step the user picked to compare with (an answer to comparedStepRequested).
@@ -49,6 +53,7 @@ public:
     StepTimeline* timeline() const { return m_timeline; }
     SpeedupChart* chart() const { return m_chart; }
     StepView* stepView() const { return m_stepView; }
+    ArrivingReply* arrivingReply() const { return m_arriving; }
 
     // Slots (plain members: connect them by pointer).
     // Asks for the step (emits stepRequested) and marks it current.
@@ -77,6 +82,7 @@ private:
                           void (TrajectoryView::*slot)());
 
     QLabel* m_header;
+    ArrivingReply* m_arriving;
     StepTimeline* m_timeline;
     QScrollArea* m_timelineScroll;
     SpeedupChart* m_chart;

@@ -50,6 +50,7 @@ AgentLaunches::AgentLaunches(StoreWorker& store, ServiceHost* services, QSetting
     });
     connect(m_controller, &AgentRunsController::stepRecorded, this,
             [this](qint64 runId, int idx, const QString&) { Q_EMIT stepRecorded(runId, idx); });
+    connect(m_controller, &AgentRunsController::replyGrew, this, &AgentLaunches::replyGrew);
 }
 
 AgentLaunches::~AgentLaunches() = default;

@@ -53,6 +53,8 @@ Q_SIGNALS:
     void showRun(qint64 runId, int stepIdx);
     // A run started here recorded step `idx` (0-based).
     void stepRecorded(qint64 runId, int idx);
+    // The reply of step `idx` of a run started here, as it streams in.
+    void replyGrew(qint64 runId, int idx, const QString& textSoFar);
 
 private:
     bool ready();

@@ -176,6 +176,10 @@ void MainWindow::buildModes()
         if (replay->currentRun() && replay->currentRun()->id == runId && (shown == -1 || shown == idx - 1))
             m_runsPage->openRun(runId, idx);
     });
+    connect(m_launches, &AgentLaunches::replyGrew, this, [this](qint64 runId, int idx, const QString& text) {
+        if (const auto& open = m_runsPage->controller()->currentRun(); open && open->id == runId)
+            m_runsPage->trajectory()->showArrivingReply(idx, text);
+    });
     connect(m_manual, &ManualRunController::started, this, [this](qint64 runId) {
         m_modes->setMode(Mode::Runs);
         m_modes->showDock(Mode::Runs, m_manualDock, true);

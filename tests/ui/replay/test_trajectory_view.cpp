@@ -2,6 +2,7 @@
 // step's detail, as the controller would): next/previous/first/last, the diff mode toggle, the compared-step
 // chooser, the copy link, a live run that grows, a stale answer; and CompareView of two runs and two solutions.
 #include "ReplayFixture.h"
+#include "replay/ArrivingReply.h"
 #include "replay/CompareView.h"
 #include "replay/DiffView.h"
 #include "replay/SpeedupChart.h"
@@ -207,6 +208,54 @@ private Q_SLOTS:
         v.setStep(gelu.details[2]);  // an answer for the run left
         QVERIFY(!v.stepView()->hasStep());
         QCOMPARE(v.currentIdx(), -1);
+    }
+
+    // A live run's next reply shows as it streams in, and goes once its step is recorded or another run opens.
+    void anArrivingReplyShowsUntilItsStepIsRecorded()
+    {
+        test::ReplayRun gelu = test::demonstration("gelu-tanh");
+        gelu.summary.state = RunState::Running;
+        TrajectoryView v;
+        ArrivingReply* arriving = v.arrivingReply();
+        QCOMPARE(arriving->objectName(), QString("arrivingReply"));
+        v.setRun(gelu.summary, gelu.steps.mid(0, 2));
+        QVERIFY(arriving->isHidden());
+        v.showArrivingReply(2, QStringLiteral("The kernel fuses"));
+        QVERIFY(!arriving->isHidden());
+        QCOMPARE(arriving->stepIdx(), 2);
+        QCOMPARE(arriving->text(), QString("The kernel fuses"));
+        const auto* label = arriving->findChild<QLabel*>("arrivingReplyLabel");
+        QVERIFY2(label->text().contains("Step 3") && label->text().contains("16 characters"),
+                 qPrintable(label->text()));
+        v.showArrivingReply(2, QStringLiteral("The kernel fuses the tanh"));
+        QCOMPARE(arriving->text(), QString("The kernel fuses the tanh"));
+        v.showArrivingReply(1, QStringLiteral("late chunk of a recorded step"));
+        QCOMPARE(arriving->stepIdx(), 2);
+        QCOMPARE(arriving->text(), QString("The kernel fuses the tanh"));
+
+        v.setRun(gelu.summary, gelu.steps.mid(0, 2));  // a refresh without the step: still arriving
+        QVERIFY(!arriving->isHidden());
+        v.setRun(gelu.summary, gelu.steps);  // step 3 recorded with its whole reply
+        QVERIFY(arriving->isHidden());
+        QCOMPARE(arriving->stepIdx(), -1);
+
+        v.setRun(gelu.summary, gelu.steps.mid(0, 2));
+        v.showArrivingReply(2, QStringLiteral("again"));
+        QVERIFY(!arriving->isHidden());
+        RunSummary cancelled = gelu.summary;
+        cancelled.state = RunState::Cancelled;
+        v.setRun(cancelled, gelu.steps.mid(0, 2));  // ended while the reply arrived: it never will
+        QVERIFY(arriving->isHidden());
+        v.showArrivingReply(2, QStringLiteral("a chunk after the end"));
+        QVERIFY(arriving->isHidden());
+
+        const test::ReplayRun rms = test::demonstration("rmsnorm");
+        v.setRun(gelu.summary, gelu.steps.mid(0, 2));
+        v.showArrivingReply(2, QStringLiteral("again"));
+        v.setRun(rms.summary, rms.steps);  // another run opened
+        QVERIFY(arriving->isHidden());
+        v.showArrivingReply(int(rms.steps.size()) - 1, QStringLiteral("for a step rmsnorm has"));
+        QVERIFY(arriving->isHidden());
     }
 
     void aLongRunScrollsTheTimelineToTheCurrentStep()
