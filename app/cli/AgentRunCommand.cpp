@@ -174,7 +174,7 @@ int runJobs(TaskStore& store, const QString& command, const QCommandLineParser& 
                << Qt::flush;
         launcher.cancelAll();
     });
-    LaunchSpec spec{jobs, parsed.setup, source, parsed.concurrency};
+    LaunchSpec spec{jobs, parsed.setup, source, parsed.concurrency, std::nullopt};  // verified by `verification`
     auto launched = launcher.launchAndWait(spec);
     if (!launched) {
         io.err << "kmosaic " << command << ": " << launched.error().message << "\n";

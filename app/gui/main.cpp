@@ -68,12 +68,16 @@ int main(int argc, char* argv[])
         reviewer = km::defaultActor();  // asked again on the next start
     // The same services as the command line's, on a thread of their own: verification (its executor is built when
     // first needed), solution review and agent runs. Where verifications run: the settings' "verification/executor"
-    // ({device, gpus, workers_per_gpu, pool}), this machine by default.
-    auto executor = km::ExecutorSettings::fromVariant(settings.value(QStringLiteral("verification/executor")).toMap());
+    // ({device, gpus, workers_per_gpu, pool, reuse_default_pool}): by default a `kmosaic pool serve` answering on the
+    // default socket, else this machine's own warm workers, started on first need and stopped on quit.
+    const QVariantMap stored = settings.value(QStringLiteral("verification/executor")).toMap();
+    auto executor = km::ExecutorSettings::fromVariant(stored);
     if (!executor)
         qWarning().noquote() << "kmosaic-workbench:" << executor.error().message << "(verifying on this machine)";
-    km::ServiceHost services(
-        {path.value(), executor ? executor.value() : km::ExecutorSettings{}, reviewer, {}, km::harnessLaunch({})});
+    km::ExecutorSettings where = executor ? executor.value() : km::ExecutorSettings{};
+    if (!stored.contains(QStringLiteral("reuse_default_pool")))
+        where.reuseDefaultPool = true;
+    km::ServiceHost services({path.value(), where, reviewer, {}, km::harnessLaunch({})});
     services.start();
     km::ui::WorkbenchController controller(*store.value(), reviewer, &services);
     km::ui::MainWindow window(controller, settings);

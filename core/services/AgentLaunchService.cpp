@@ -1,5 +1,6 @@
 #include "services/AgentLaunchService.h"
 
+#include "services/VerificationPlaces.h"
 #include "services/VerificationService.h"
 #include "store/Database.h"
 #include "store/TrajectoryStore.h"
@@ -53,9 +54,10 @@ AgentRunner::SourceFactory AgentLaunchService::sourceFactory(const ReplySourceSp
 }
 
 AgentLaunchService::AgentLaunchService(VerificationService& verification, store::Database& db, QString actor,
-                                       QObject* parent)
+                                       VerificationPlaces* places, QObject* parent)
     : QObject(parent)
     , m_verification(verification)
+    , m_places(places)
     , m_db(db)
     , m_actor(std::move(actor))
 {
@@ -82,7 +84,8 @@ Result<quint64> AgentLaunchService::launch(const LaunchSpec& spec)
                          QStringLiteral("replies written by hand come one at a time: concurrency must be 1"));
     (void)TrajectoryStore(m_db).markDeadRunsInterrupted();  // a run a dead process left is resumable, not running
     const quint64 id = m_nextId++;
-    m_verification.whenReady([this, id, spec](Result<Verifier*> verifier) {
+    VerificationService& verification = m_places ? m_places->at(spec.executor) : m_verification;
+    verification.whenReady([this, id, spec](Result<Verifier*> verifier) {
         if (m_cancelledBeforeStart.remove(id)) {
             Q_EMIT finished(id, {});
             return;

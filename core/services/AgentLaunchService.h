@@ -7,13 +7,16 @@
 #include "agent/AgentRunner.h"
 #include "agent/ProviderFile.h"
 #include "agent/ReplyChannel.h"
+#include "services/ExecutorFactory.h"
 
 #include <QHash>
 #include <QObject>
 #include <memory>
+#include <optional>
 
 namespace km {
 
+class VerificationPlaces;
 class VerificationService;
 
 // Where a launch's replies come from.
@@ -42,13 +45,16 @@ struct LaunchSpec {
     AgentSetup setup;      // prompts, guidance, verify options, budgets, secrets; its task is set per job
     ReplySourceSpec source;
     int concurrency = 1;
+    // Where its steps verify (VerificationPlaces); nullopt, or a service without places: the service's own one.
+    std::optional<ExecutorSettings> executor;
 };
 
 class AgentLaunchService : public QObject {
     Q_OBJECT
 public:
+    // `places`, when given, serves the launches that name where they verify (LaunchSpec::executor).
     AgentLaunchService(VerificationService& verification, store::Database& db, QString actor,
-                       QObject* parent = nullptr);
+                       VerificationPlaces* places = nullptr, QObject* parent = nullptr);
     ~AgentLaunchService() override;
 
     // Starts a launch; its id names it in the signals. Refused (InvalidInput) without jobs, with concurrency < 1,
@@ -79,6 +85,7 @@ private:
     void startRunner(quint64 id, const LaunchSpec& spec, Verifier& verifier);
 
     VerificationService& m_verification;
+    VerificationPlaces* m_places;
     store::Database& m_db;
     QString m_actor;
     quint64 m_nextId = 1;

@@ -6,11 +6,14 @@
 #include "verify/PoolProtocol.h"
 
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QTimer>
 
 namespace km {
 
 namespace {
+constexpr int kReuseHandshakeMs = 3000;  // a pool on the default socket that does not answer by then is not used
+
 bool needsDiscovery(const ExecutorSettings& s)
 {
     if (!s.pool.isEmpty() || s.singleWorker)
@@ -38,13 +41,15 @@ QVariantMap ExecutorSettings::toVariant() const
             {QStringLiteral("gpus"), gpus},
             {QStringLiteral("workers_per_gpu"), workersPerGpu},
             {QStringLiteral("pool"), pool},
-            {QStringLiteral("single_worker"), singleWorker}};
+            {QStringLiteral("single_worker"), singleWorker},
+            {QStringLiteral("reuse_default_pool"), reuseDefaultPool}};
 }
 
 Result<ExecutorSettings> ExecutorSettings::fromVariant(const QVariantMap& m)
 {
-    static const QStringList known{QStringLiteral("device"), QStringLiteral("gpus"), QStringLiteral("workers_per_gpu"),
-                                   QStringLiteral("pool"), QStringLiteral("single_worker")};
+    static const QStringList known{QStringLiteral("device"),          QStringLiteral("gpus"),
+                                   QStringLiteral("workers_per_gpu"), QStringLiteral("pool"),
+                                   QStringLiteral("single_worker"),   QStringLiteral("reuse_default_pool")};
     for (auto it = m.cbegin(); it != m.cend(); ++it)
         if (!known.contains(it.key()))
             return makeError(ErrorCode::InvalidInput,
@@ -71,6 +76,7 @@ Result<ExecutorSettings> ExecutorSettings::fromVariant(const QVariantMap& m)
                              QStringLiteral("executor settings: 'workers_per_gpu' must be a whole number"));
     }
     s.singleWorker = m.value(QStringLiteral("single_worker")).toBool();
+    s.reuseDefaultPool = m.value(QStringLiteral("reuse_default_pool")).toBool();
     if (Status st = s.validate(); !st)
         return makeError(ErrorCode::InvalidInput, QStringLiteral("executor settings: ") + st.error().message);
     return s;
@@ -115,6 +121,25 @@ void ExecutorFactory::create(const ExecutorSettings& settings, Callback done)
     cancel();
     const quint64 generation = ++m_generation;
     m_note.clear();
+    if (settings.reuseDefaultPool && settings.pool.isEmpty()) {
+        // A pool that answers on the default socket serves; the handshake is local and bounded (PoolExecutor).
+        QTimer::singleShot(0, this, [this, settings, generation, done = std::move(done)]() mutable {
+            if (generation != m_generation)
+                return;
+            const QString socket = pool::defaultSocketPath();
+            if (QFileInfo::exists(socket)) {
+                auto client = std::make_unique<PoolExecutor>();
+                if (client->connectTo(socket, kReuseHandshakeMs)) {
+                    m_note = QStringLiteral("verifying through the running pool at %1").arg(socket);
+                    return done(std::unique_ptr<Executor>(std::move(client)));
+                }
+            }
+            ExecutorSettings own = settings;
+            own.reuseDefaultPool = false;
+            create(own, std::move(done));
+        });
+        return;
+    }
     if (!needsDiscovery(settings)) {
         // A pool connection is a local socket handshake (PoolExecutor bounds it); answered from the event loop.
         QTimer::singleShot(0, this, [this, settings, generation, done = std::move(done)] {

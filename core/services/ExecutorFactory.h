@@ -21,10 +21,13 @@ struct ExecutorSettings {
     int workersPerGpu = 1;                    // workers sharing each GPU (1 to 16)
     QString pool;                             // a pool's socket ("auto": the default one): verify through it
     bool singleWorker = false;                // one plain worker here, no GPU discovery (agent runs today)
+    // Verify through a `kmosaic pool serve` that answers on the default socket, if one does; else as the rest says
+    // (the workbench's own verification: its warm workers are then the pool's, shared with the command line).
+    bool reuseDefaultPool = false;
 
     // Checks the values alone (device, workersPerGpu range, pool with gpus); InvalidInput names the field.
     Status validate() const;
-    // For settings files and launch specs: {device, gpus, workers_per_gpu, pool, single_worker}.
+    // For settings files and launch specs: {device, gpus, workers_per_gpu, pool, single_worker, reuse_default_pool}.
     QVariantMap toVariant() const;
     static Result<ExecutorSettings> fromVariant(const QVariantMap& m);
 };
@@ -40,7 +43,8 @@ public:
 
     // Builds the executor the settings name; `done` is called on this thread, later (never from inside create()).
     // An error of code InvalidInput is a bad setting (a GPU index that is not visible, say). note() says afterwards
-    // what discovery noticed (CUDA_VISIBLE_DEVICES ending early). One creation at a time: a second cancels the first.
+    // what discovery noticed (CUDA_VISIBLE_DEVICES ending early) or which running pool was reused. One creation at a
+    // time: a second cancels the first.
     void create(const ExecutorSettings& settings, Callback done);
     void cancel();
     const QString& note() const { return m_note; }

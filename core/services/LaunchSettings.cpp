@@ -11,16 +11,6 @@ QString sourceName(LaunchSettings::Source s)
     return s == LaunchSettings::Source::Manual ? QStringLiteral("manual") : QStringLiteral("provider");
 }
 
-QString whereName(LaunchSettings::Where w)
-{
-    switch (w) {
-    case LaunchSettings::Where::Gpus: return QStringLiteral("gpus");
-    case LaunchSettings::Where::Pool: return QStringLiteral("pool");
-    case LaunchSettings::Where::Cpu: break;
-    }
-    return QStringLiteral("cpu");
-}
-
 // The budget `b` as read back, with negative values (a hand-edited file) kept at the default.
 AgentBudget sane(const AgentBudget& b, const AgentBudget& fallback)
 {
@@ -99,7 +89,7 @@ LaunchSettings LaunchSettings::fromVariant(const QVariantMap& m)
     s.ncu = verify.value(QStringLiteral("ncu")).toBool();
     const QVariantMap where = m.value(QStringLiteral("where")).toMap();
     const QString kind = where.value(QStringLiteral("kind")).toString();
-    s.where = kind == QLatin1String("gpus") ? Where::Gpus : kind == QLatin1String("pool") ? Where::Pool : Where::Cpu;
+    s.where = whereFromName(kind);
     s.gpus = where.value(QStringLiteral("gpus")).toString();
     s.poolSocket = where.value(QStringLiteral("pool")).toString();
     return s;
@@ -146,10 +136,37 @@ QList<LaunchSettings::Problem> LaunchSettings::validate() const
     return out;
 }
 
+QString LaunchSettings::whereName(Where w)
+{
+    switch (w) {
+    case Where::Cpu: return QStringLiteral("cpu");
+    case Where::Gpus: return QStringLiteral("gpus");
+    case Where::Pool: return QStringLiteral("pool");
+    case Where::Workbench: break;
+    }
+    return QStringLiteral("workbench");
+}
+
+LaunchSettings::Where LaunchSettings::whereFromName(const QString& name)
+{
+    for (Where w : {Where::Cpu, Where::Gpus, Where::Pool})
+        if (name == whereName(w))
+            return w;
+    return Where::Workbench;
+}
+
+std::optional<ExecutorSettings> LaunchSettings::place() const
+{
+    if (where == Where::Workbench)
+        return std::nullopt;
+    return executorSettings();
+}
+
 ExecutorSettings LaunchSettings::executorSettings() const
 {
     ExecutorSettings e;
     switch (where) {
+    case Where::Workbench: break;
     case Where::Cpu:
         e.device = QStringLiteral("cpu");
         e.singleWorker = true;
@@ -174,6 +191,20 @@ std::optional<qint64> maxTokens(const LaunchSettings& settings, int runs)
     return perRun * qMax(0, runs);
 }
 
+namespace {
+// The launch's verification settings, and where its steps verify (the workbench's places: VerificationPlaces).
+void verifyAsChosen(const LaunchSettings& settings, LaunchSpec& spec)
+{
+    VerifyOptions& v = spec.setup.verify;
+    v.device = settings.where == LaunchSettings::Where::Cpu ? QStringLiteral("cpu") : settings.device;
+    v.configs = settings.configs;
+    v.seeds = settings.seeds;
+    v.timingRuns = settings.timingRuns;
+    v.ncu = settings.ncu;
+    spec.executor = settings.place();
+}
+}  // namespace
+
 Result<LaunchSpec> toLaunchSpec(const LaunchSettings& settings, const QList<Task>& tasks,
                                 const QList<ProviderConfig>& providers)
 {
@@ -187,12 +218,7 @@ Result<LaunchSpec> toLaunchSpec(const LaunchSettings& settings, const QList<Task
     LaunchSpec spec;
     spec.setup = setup.value();
     spec.setup.budgets = settings.budgets;
-    VerifyOptions& v = spec.setup.verify;
-    v.device = settings.where == LaunchSettings::Where::Cpu ? QStringLiteral("cpu") : settings.device;
-    v.configs = settings.configs;
-    v.seeds = settings.seeds;
-    v.timingRuns = settings.timingRuns;
-    v.ncu = settings.ncu;
+    verifyAsChosen(settings, spec);
     spec.concurrency = settings.concurrency;
     for (const Task& t : tasks) {
         AgentJob job{t, 0};
@@ -237,11 +263,7 @@ LaunchSpec resumeSpec(const LaunchSettings& settings, const Task& task, qint64 r
     if (auto setup = baseAgentSetup())
         spec.setup = setup.value();
     spec.setup.budgets = settings.budgets;
-    spec.setup.verify.device = settings.where == LaunchSettings::Where::Cpu ? QStringLiteral("cpu") : settings.device;
-    spec.setup.verify.configs = settings.configs;
-    spec.setup.verify.seeds = settings.seeds;
-    spec.setup.verify.timingRuns = settings.timingRuns;
-    spec.setup.verify.ncu = settings.ncu;
+    verifyAsChosen(settings, spec);
     spec.jobs = {AgentJob{task, runId}};
     spec.source.kind = ReplySourceSpec::Kind::Recorded;
     spec.source.provider = provider;

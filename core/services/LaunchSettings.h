@@ -14,7 +14,9 @@ namespace km {
 
 struct LaunchSettings {
     enum class Source { Provider, Manual };  // a saved provider, or the person writes each reply
-    enum class Where { Cpu, Gpus, Pool };    // this machine's CPU, its GPUs, a warm pool's socket
+    // The workbench's own warm workers (a `kmosaic pool serve` on the default socket if one answers, else workers it
+    // starts: "verification/executor"), this machine's CPU, its GPUs, a warm pool's socket.
+    enum class Where { Workbench, Cpu, Gpus, Pool };
 
     Source source = Source::Provider;
     QString provider;  // the saved provider's name (Source::Provider)
@@ -28,7 +30,7 @@ struct LaunchSettings {
     int seeds = 2;
     int timingRuns = 0;  // 0: the harness's default
     bool ncu = false;
-    Where where = Where::Cpu;
+    Where where = Where::Workbench;
     QString gpus;        // Where::Gpus: "all" or indices "0,2"; empty: every visible GPU
     QString poolSocket;  // Where::Pool: empty or "auto": the default socket
 
@@ -45,8 +47,13 @@ struct LaunchSettings {
     // Every bad value, or none.
     QList<Problem> validate() const;
 
-    // Where verification runs, as the service host's executor settings.
+    // Where verification runs, as the service host's executor settings (Where::Workbench: the defaults).
     ExecutorSettings executorSettings() const;
+    // The place a launch names (LaunchSpec::executor): nullopt for the workbench's own workers.
+    std::optional<ExecutorSettings> place() const;
+
+    static QString whereName(Where w);                // workbench, cpu, gpus, pool
+    static Where whereFromName(const QString& name);  // unknown names: Where::Workbench
 };
 
 // The most tokens `runs` runs can spend: each run's token budget, else the sum of its stages' when every stage has

@@ -1,5 +1,6 @@
 #include "services/ServiceHost.h"
 
+#include "services/VerificationPlaces.h"
 #include "store/Database.h"
 #include "util/Logging.h"
 
@@ -9,6 +10,7 @@ struct ServiceHost::Built {
     std::unique_ptr<store::Database> db;
     std::unique_ptr<ExecutorFactory> executors;
     std::unique_ptr<VerificationService> verification;
+    std::unique_ptr<VerificationPlaces> places;  // where launches verify that name another place
     std::unique_ptr<SolutionReviewService> solutions;
     std::unique_ptr<AgentLaunchService> agents;
     Services services() { return {*db, *executors, *verification, *solutions, *agents}; }
@@ -32,7 +34,9 @@ ServiceHost::~ServiceHost()
                 if (!m_built)
                     return;
                 m_built->verification->cancelAll();
-                m_built->agents.reset();  // before the verifier its runs use
+                m_built->places->cancelAll();
+                m_built->agents.reset();  // before the verifiers its runs use
+                m_built->places.reset();
                 m_built->verification.reset();
                 m_built.reset();
             },
@@ -59,7 +63,10 @@ void ServiceHost::start()
             built->verification = std::make_unique<VerificationService>(*built->executors, m_config.executor,
                                                                         *built->db, m_config.actor, m_config.secrets);
             built->solutions = std::make_unique<SolutionReviewService>(*built->db);
-            built->agents = std::make_unique<AgentLaunchService>(*built->verification, *built->db, m_config.actor);
+            built->places = std::make_unique<VerificationPlaces>(
+                *built->verification, m_config.executor, m_config.launch, *built->db, m_config.actor, m_config.secrets);
+            built->agents = std::make_unique<AgentLaunchService>(*built->verification, *built->db, m_config.actor,
+                                                                 built->places.get());
             m_built = std::move(built);
         } else {
             error = db.error().message;

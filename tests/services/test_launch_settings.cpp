@@ -157,12 +157,18 @@ private Q_SLOTS:
         const ExecutorSettings where = s.executorSettings();
         QCOMPARE(where.gpus, QStringLiteral("0,1"));
         QCOMPARE(where.device, QStringLiteral("cuda"));
+        QVERIFY(spec->executor);  // the launch verifies where the dialog said
+        QCOMPARE(spec->executor->toVariant(), where.toVariant());
         LaunchSettings pool = s;
         pool.where = LaunchSettings::Where::Pool;
         QCOMPARE(pool.executorSettings().pool, QStringLiteral("/tmp/pool.sock"));
         LaunchSettings cpu;
+        QCOMPARE(LaunchSettings::whereName(cpu.where), QString("workbench"));  // by default: the workbench's workers
+        QVERIFY(!cpu.place());
+        cpu.where = LaunchSettings::Where::Cpu;
         QCOMPARE(cpu.executorSettings().device, QStringLiteral("cpu"));
         QVERIFY(cpu.executorSettings().singleWorker);
+        QVERIFY(cpu.place());
 
         // The provider's own model and task defaults when nothing overrides them.
         LaunchSettings plain;
@@ -171,7 +177,8 @@ private Q_SLOTS:
         QVERIFY(plainSpec);
         QCOMPARE(plainSpec->source.provider->config.model, QStringLiteral("default-model"));
         QCOMPARE(plainSpec->jobs[0].task.shown.bits(), int(Presentation::Reference));
-        QCOMPARE(plainSpec->setup.verify.device, QStringLiteral("cpu"));  // this machine's CPU
+        QCOMPARE(plainSpec->setup.verify.device, QStringLiteral("auto"));  // the workbench's workers decide
+        QVERIFY(!plainSpec->executor);
     }
 
     void toLaunchSpecRefusesWithReasons()
@@ -201,6 +208,8 @@ private Q_SLOTS:
     void resumeSpecUsesTheRecordedSource()
     {
         LaunchSpec spec = resumeSpec(everyField(), task("a"), 17, std::nullopt);
+        QVERIFY(spec.executor);
+        QCOMPARE(spec.executor->toVariant(), everyField().executorSettings().toVariant());
         QCOMPARE(spec.jobs.size(), 1);
         QCOMPARE(spec.jobs[0].resumeRunId, 17);
         QCOMPARE(int(spec.source.kind), int(ReplySourceSpec::Kind::Recorded));
@@ -239,6 +248,7 @@ private Q_SLOTS:
         s.presentation = PresentationSet{};
         s.seeds = 0;
         s.ncu = true;  // on the CPU
+        s.where = LaunchSettings::Where::Cpu;
         const QStringList got = fields(s.validate());
         for (const char* f : {"concurrency", "temperature", "top_p", "max_tokens", "repair.tokens", "plateau",
                               "target_speedup", "presentation", "seeds", "ncu"})
@@ -253,6 +263,8 @@ private Q_SLOTS:
         LaunchSettings cuda;
         cuda.provider = QStringLiteral("p");
         cuda.device = QStringLiteral("cuda");
+        QVERIFY(cuda.validate().isEmpty());  // on the workbench's workers, wherever they verify
+        cuda.where = LaunchSettings::Where::Cpu;
         QCOMPARE(fields(cuda.validate()), QStringList{"device"});
     }
 

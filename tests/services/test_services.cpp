@@ -83,9 +83,11 @@ private Q_SLOTS:
         s.device = QStringLiteral("cuda");
         s.gpus = QStringLiteral("0,2");
         s.workersPerGpu = 2;
+        s.reuseDefaultPool = true;
         auto back = ExecutorSettings::fromVariant(s.toVariant());
         QVERIFY(back);
         QCOMPARE(back->toVariant(), s.toVariant());
+        QVERIFY(back->reuseDefaultPool);
 
         const auto refused = [](const QVariantMap& m, const char* words) {
             auto r = ExecutorSettings::fromVariant(m);

@@ -5,12 +5,15 @@
 #include "../common/HonestLeakyRelu.h"
 #include "curate/TaskFolder.h"
 #include "services/AgentLaunchService.h"
+#include "services/VerificationPlaces.h"
 #include "services/VerificationService.h"
 #include "store/Database.h"
 #include "store/TaskStore.h"
 #include "store/TrajectoryStore.h"
 #include "verify/LocalExecutor.h"
+#include "verify/PoolProtocol.h"
 
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -31,6 +34,20 @@ VerifyOptions cpuOptions()
     o.fileMb = 64;
     o.buildCache = QStringLiteral(KMOSAIC_VERIFY_BUILD_CACHE);
     return o;
+}
+
+// One run of `task`, one turn, its reply written by the caller through `channel`, verified on the CPU.
+LaunchSpec oneTurnFromTheCaller(const Task& task, std::shared_ptr<ReplyChannel> channel)
+{
+    LaunchSpec spec;
+    spec.jobs = {AgentJob{task, 0}};
+    spec.setup.prompts = PromptLibrary::loadDefault().value();
+    spec.setup.guidance = GuidanceLibrary::loadDefault().value();
+    spec.setup.verify = cpuOptions();
+    spec.setup.budgets.run.turns = 1;
+    spec.source.kind = ReplySourceSpec::Kind::Caller;
+    spec.source.channel = std::move(channel);
+    return spec;
 }
 
 qint64 count(store::Database& db, const QString& table)
@@ -160,14 +177,7 @@ private Q_SLOTS:
             prompts << prompt;
             QVERIFY(channel->provide(step, QStringLiteral("```python\n%1```\n").arg(kPassing)));
         });
-        LaunchSpec spec;
-        spec.jobs = {AgentJob{m_task, 0}};
-        spec.setup.prompts = PromptLibrary::loadDefault().value();
-        spec.setup.guidance = GuidanceLibrary::loadDefault().value();
-        spec.setup.verify = cpuOptions();
-        spec.setup.budgets.run.turns = 1;
-        spec.source.kind = ReplySourceSpec::Kind::Caller;
-        spec.source.channel = channel;
+        LaunchSpec spec = oneTurnFromTheCaller(m_task, channel);
         QSignalSpy steps(&launcher, &AgentLaunchService::stepRecorded);
         auto outcomes = launcher.launchAndWait(spec);
         QVERIFY2(outcomes, outcomes ? "" : qPrintable(outcomes.error().message));
@@ -186,6 +196,83 @@ private Q_SLOTS:
         QCOMPARE(o.run->settings.value(QStringLiteral("source")).toMap().value(QStringLiteral("mode")).toString(),
                  QStringLiteral("caller"));
         QCOMPARE(launcher.activeLaunches(), 0);
+    }
+
+    // A launch verifies where it names: the services' own place for their own settings, one more place per other
+    // settings (made once, kept warm), and a pool socket nothing answers on fails the launch saying so.
+    void launchesVerifyWhereTheyName()
+    {
+        store::Database& db = m_store->database();
+        ExecutorFactory factory(harnessLaunch({}));
+        ExecutorSettings own;
+        own.device = QStringLiteral("cpu");
+        own.singleWorker = true;
+        VerificationService verification(factory, own, db, QStringLiteral("ana"));
+        VerificationPlaces places(verification, own, harnessLaunch({}), db, QStringLiteral("ana"));
+        QCOMPARE(&places.at(std::nullopt), &verification);
+        QCOMPARE(&places.at(own), &verification);
+        QCOMPARE(places.othersMade(), 0);
+        ExecutorSettings other;  // this machine's CPU without the single-worker shortcut: another place
+        other.device = QStringLiteral("cpu");
+        VerificationService& there = places.at(other);
+        QVERIFY(&there != &verification);
+        QCOMPARE(&places.at(other), &there);
+        QCOMPARE(places.othersMade(), 1);
+
+        AgentLaunchService launcher(verification, db, QStringLiteral("ana"), &places);
+        auto channel = std::make_shared<ReplyChannel>();
+        connect(channel.get(), &ReplyChannel::replyWanted, this, [&](int step, const QString&) {
+            QVERIFY(channel->provide(step, QStringLiteral("```python\n%1```\n").arg(kPassing)));
+        });
+        LaunchSpec spec = oneTurnFromTheCaller(m_task, channel);
+        spec.executor = other;
+        auto outcomes = launcher.launchAndWait(spec);
+        QVERIFY2(outcomes, outcomes ? "" : qPrintable(outcomes.error().message));
+        QVERIFY2(outcomes->first().error.isEmpty(), qPrintable(outcomes->first().error));
+        QVERIFY(there.executor());          // built for this launch
+        QVERIFY(!verification.executor());  // the own place was never needed
+
+        ExecutorSettings deadPool;
+        deadPool.pool = m_dir.filePath(QStringLiteral("nobody.sock"));
+        spec.executor = deadPool;
+        const auto refused = launcher.launchAndWait(spec);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(QLatin1String("no verification pool answers on")),
+                 qPrintable(refused.error().message));
+        QCOMPARE(places.othersMade(), 2);
+    }
+
+    // The workbench's own verification reuses a `kmosaic pool serve` answering on the default socket, and builds its
+    // own workers where none answers.
+    void reusesAPoolOnTheDefaultSocket()
+    {
+        const QString runtime = m_dir.filePath(QStringLiteral("runtime"));
+        QVERIFY(QDir().mkpath(runtime));
+        qputenv("XDG_RUNTIME_DIR", runtime.toUtf8());
+        const QString socket = pool::defaultSocketPath();
+        QCOMPARE(socket, runtime + QStringLiteral("/kmosaic-pool.sock"));
+        ExecutorSettings s;
+        s.device = QStringLiteral("cpu");
+        s.singleWorker = true;
+        s.reuseDefaultPool = true;
+        ExecutorFactory factory(harnessLaunch({}));
+        auto alone = factory.createAndWait(s);
+        QVERIFY2(alone, alone ? "" : qPrintable(alone.error().message));
+        QVERIFY(alone.value()->name() != QLatin1String("local (pool)"));
+        QVERIFY(factory.note().isEmpty());
+
+        QProcess pool;
+        pool.start(QStringLiteral(KMOSAIC_CLI), {"--db", m_store->path(), "pool", "serve", "--socket", socket});
+        QVERIFY(pool.waitForReadyRead(60000));
+        QVERIFY2(pool.readLine().contains("listening on"), "the pool did not say where it listens");
+        auto reused = factory.createAndWait(s);
+        QVERIFY2(reused, reused ? "" : qPrintable(reused.error().message));
+        QCOMPARE(reused.value()->name(), QStringLiteral("local (pool)"));
+        QVERIFY2(factory.note().contains(socket), qPrintable(factory.note()));
+        reused.value().reset();  // the client goes before the pool
+        pool.terminate();
+        QVERIFY(pool.waitForFinished(30000));
+        qunsetenv("XDG_RUNTIME_DIR");
     }
 
 private:

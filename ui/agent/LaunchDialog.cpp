@@ -99,7 +99,8 @@ LaunchDialog::LaunchDialog(const QList<Task>& tasks, const QStringList& provider
     , m_seeds(spin(QStringLiteral("seeds"), 1, 100))
     , m_timingRuns(spin(QStringLiteral("timing_runs"), 0, 10000, tr("harness default")))
     , m_ncu(new QCheckBox(tr("Nsight Compute figures after a pass")))
-    , m_where(combo(QStringLiteral("where"), {{tr("This machine's CPU"), QStringLiteral("cpu")},
+    , m_where(combo(QStringLiteral("where"), {{tr("The workbench's warm workers"), QStringLiteral("workbench")},
+                                              {tr("This machine's CPU"), QStringLiteral("cpu")},
                                               {tr("This machine's GPUs"), QStringLiteral("gpus")},
                                               {tr("A warm pool"), QStringLiteral("pool")}}))
     , m_gpus(new QLineEdit)
@@ -123,6 +124,10 @@ LaunchDialog::LaunchDialog(const QList<Task>& tasks, const QStringList& provider
     m_gpus->setPlaceholderText(tr("every visible GPU, or 0,2"));
     m_pool->setObjectName(QStringLiteral("pool"));
     m_pool->setPlaceholderText(tr("the default socket"));
+    m_where->setItemData(0,
+                         tr("A `kmosaic pool serve` answering on the default socket if one does, else warm workers the "
+                            "workbench starts on first need and stops on quit"),
+                         Qt::ToolTipRole);
     m_summary->setObjectName(QStringLiteral("summary"));
 
     auto* source = new QGroupBox(tr("Replies"));
@@ -267,10 +272,7 @@ LaunchSettings LaunchDialog::settings() const
     s.seeds = m_seeds->value();
     s.timingRuns = m_timingRuns->value();
     s.ncu = m_ncu->isChecked();
-    const QString where = m_where->currentData().toString();
-    s.where = where == QLatin1String("gpus")   ? LaunchSettings::Where::Gpus
-              : where == QLatin1String("pool") ? LaunchSettings::Where::Pool
-                                               : LaunchSettings::Where::Cpu;
+    s.where = LaunchSettings::whereFromName(m_where->currentData().toString());
     s.gpus = m_gpus->text().trimmed();
     s.poolSocket = m_pool->text().trimmed();
     return s;
@@ -310,9 +312,7 @@ void LaunchDialog::setSettings(const LaunchSettings& s)
     m_seeds->setValue(s.seeds);
     m_timingRuns->setValue(s.timingRuns);
     m_ncu->setChecked(s.ncu);
-    setData(m_where, s.where == LaunchSettings::Where::Gpus   ? QStringLiteral("gpus")
-                     : s.where == LaunchSettings::Where::Pool ? QStringLiteral("pool")
-                                                              : QStringLiteral("cpu"));
+    setData(m_where, LaunchSettings::whereName(s.where));
     m_gpus->setText(s.gpus);
     m_pool->setText(s.poolSocket);
     m_gpus->setEnabled(s.where == LaunchSettings::Where::Gpus);

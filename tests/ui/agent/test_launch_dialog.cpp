@@ -139,6 +139,8 @@ private Q_SLOTS:
         field<QSpinBox>(d, "concurrency")->setValue(3);
         field<QCheckBox>(d, "taskDefaults")->setChecked(false);  // and no presentation ticked
         field<QCheckBox>(d, "ncu")->setChecked(true);            // on the CPU
+        auto* where = field<QComboBox>(d, "where");
+        where->setCurrentIndex(where->findData(QStringLiteral("cpu")));
         d.accept();
         QCOMPARE(d.result(), int(QDialog::Rejected));  // still open
         QVERIFY2(d.problemText("concurrency").contains(QLatin1String("one run at a time")),
