@@ -2,7 +2,7 @@
 // replies from fake_llm_server.py on loopback (real sockets, streamed in chunks):
 // - the launch dialog over the selected task, with a saved provider chosen, starts a run that the Runs mode opens at
 //   once and follows step by step to PASSED;
-// - Fork Open Run From This Step, from the dialog again, starts a run that keeps step 1 and asks only for step 2;
+// - Fork Open Run From This Step, from the dialog again, starts a run that keeps steps 1-2 and asks only for step 3;
 // - runs against a dead endpoint and an endpoint that refuses the key end failed, with why in their row;
 // - a reply that stalls mid-stream shows its text so far in the replay; the run is cancelled and resumed.
 #include "../common/FakeLlmServer.h"
@@ -125,13 +125,17 @@ private Q_SLOTS:
         QCOMPARE(replay->currentStep()->step.status, QString("PASSED"));
         QTRY_COMPARE_WITH_TIMEOUT(rowState(runs, first), QString("completed"), 20000);
 
-        // Fork from step 1 (the wrong one) through the dialog: one more request, step 1 taken over.
-        replay->openRun(first, 0);
-        QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.idx == 0, 20000);
+        // Fork from step 2 (the passing one) through the dialog, with no target speedup: steps 1 and 2 taken over,
+        // one more request (the third turn), for step 3.
+        replay->openRun(first, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.idx == 1, 20000);
         b.window.findChild<QAction*>("forkOpenRun")->trigger();
         d = test::visibleChild<ui::LaunchDialog>(b.window, "launchDialog");
         QVERIFY(d);
-        QCOMPARE(d->windowTitle(), QString("Fork run %1 from step 1").arg(first));
+        QCOMPARE(d->windowTitle(), QString("Fork run %1 from step 2").arg(first));
+        LaunchSettings further = d->settings();
+        further.budgets.targetSpeedup = 0;
+        d->setSettings(further);
         QVERIFY(start(d));
         QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 2, kWaitMs);
         const qint64 forked = started.last().at(0).toLongLong();
@@ -140,11 +144,13 @@ private Q_SLOTS:
         QCOMPARE(server.requests().size(), 3);
         TrajectoryStore trajectories(m_store->database());
         const auto steps = trajectories.steps(forked).value();
-        QCOMPARE(steps.size(), 2);
-        QCOMPARE(steps[0].verdictId, trajectories.steps(first).value()[0].verdictId);
-        QCOMPARE(steps[1].status, QString("PASSED"));
+        const auto original = trajectories.steps(first).value();
+        QCOMPARE(steps.size(), 3);
+        QCOMPARE(steps[0].verdictId, original[0].verdictId);
+        QCOMPARE(steps[1].verdictId, original[1].verdictId);
+        QCOMPARE(steps[2].status, QString("PASSED"));
         QTRY_VERIFY_WITH_TIMEOUT(replay->currentStep() && replay->currentStep()->step.runId == forked &&
-                                     replay->currentStep()->step.idx == 1,
+                                     replay->currentStep()->step.idx == 2,
                                  20000);
 
         // A dead endpoint and a refused key: each run ends failed, its row says why.
