@@ -73,6 +73,24 @@ private Q_SLOTS:
         m_dir.reset();
     }
 
+    // A wrong result's timing is no speedup: its cell is a dash, the tooltip says what was timed and why.
+    void aWrongResultShowsNoSpeedup()
+    {
+        Verdict wrong = test::gpuPassedVerdict(179.09);
+        wrong.status = VerdictStatus::IncorrectNumerical;
+        const qint64 id = test::recordSolution(*m_store, QStringLiteral("stale memory"), wrong);
+        QVERIFY(id);
+        m_controller->reload();
+        QVERIFY(test::settle(*m_worker));
+        const QModelIndex speedup = m_view->model()->index(m_view->model()->rowOf(id), SolutionTableModel::Speedup);
+        QCOMPARE(speedup.data().toString(), QStringLiteral("–"));
+        QVERIFY2(speedup.data(Qt::ToolTipRole).toString().contains("179.09x, but the verdict is INCORRECT_NUMERICAL"),
+                 qPrintable(speedup.data(Qt::ToolTipRole).toString()));
+        const QModelIndex good = m_view->model()->index(m_view->model()->rowOf(m_good), SolutionTableModel::Speedup);
+        QCOMPARE(good.data().toString(), QStringLiteral("4.00x"));
+        QVERIFY(good.data(Qt::ToolTipRole).isNull());
+    }
+
     void theQueueListsFiltersAndCounts()
     {
         const int all = m_view->model()->rowCount();
