@@ -159,12 +159,12 @@ void MainWindow::buildModes()
         if (mode == Mode::Runs)
             m_runsPage->refresh();
     });
-    connect(m_runsPage, &RunsPage::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(m_runsPage, &RunsPage::message, this, [this](const QString& text) { say(text); });
     connect(&m_controller, &WorkbenchController::reviewerChanged, m_solutionsPage->controller(),
             &SolutionsController::setReviewer);
     m_launches = new AgentLaunches(m_controller.store(), m_controller.services(), m_settings, *m_manual, this);
     statusBar()->addPermanentWidget(m_launches->progressBar());
-    connect(m_launches, &AgentLaunches::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(m_launches, &AgentLaunches::message, this, [this](const QString& text) { say(text); });
     connect(m_launches, &AgentLaunches::showRun, this, [this](qint64 runId, int stepIdx) {
         m_modes->setMode(Mode::Runs);
         m_runsPage->openRun(runId, stepIdx >= 0 ? std::optional<int>(stepIdx) : std::nullopt);
@@ -188,10 +188,8 @@ void MainWindow::buildModes()
     connect(m_manual, &ManualRunController::stepRecorded, this, [this](int step) {
         m_runsPage->openRun(m_manual->runId(), step);  // the replay follows the run to its newest step
     });
-    connect(m_manual, &ManualRunController::failed, this,
-            [this](const QString& text) { statusBar()->showMessage(text); });
-    connect(m_solutionsPage, &SolutionsPage::message, this,
-            [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(m_manual, &ManualRunController::failed, this, [this](const QString& text) { say(text); });
+    connect(m_solutionsPage, &SolutionsPage::message, this, [this](const QString& text) { say(text); });
     connect(m_detail, &TaskDetailView::openRunsRequested, this, [this](const QString& taskId) {
         m_runsPage->setTaskFilter(taskId);
         m_modes->setMode(Mode::Runs);
@@ -215,15 +213,15 @@ void MainWindow::startManualRun()
     const auto& run = m_runsPage->controller()->currentRun();
     const QString taskId = m_modes->mode() == Mode::Runs && run ? run->taskId : m_controller.currentTaskId();
     if (taskId.isEmpty()) {
-        statusBar()->showMessage(tr("Select a task (or open one of its runs) to start a manual run on it"));
+        say(tr("Select a task (or open one of its runs) to start a manual run on it"));
         return;
     }
     m_controller.store().submit<std::optional<Task>>(
         QStringLiteral("manual-task"), [taskId](TaskStore& s) { return s.task(taskId); }, this,
         [this, taskId](Result<std::optional<Task>> task) {
             if (!task || !task.value())
-                return statusBar()->showMessage(tr("Cannot start a manual run: %1")
-                                                    .arg(task ? tr("no task %1").arg(taskId) : task.error().message));
+                return say(tr("Cannot start a manual run: %1")
+                               .arg(task ? tr("no task %1").arg(taskId) : task.error().message));
             m_manual->start(*task.value());
         });
 }
@@ -251,9 +249,9 @@ void MainWindow::openLink(const DeepLink& link)
             return;
         }
         if (m_controller.taskModel()->rowOf(link.taskId) < 0)
-            statusBar()->showMessage(tr("No task %1 in this store").arg(link.taskId));
+            say(tr("No task %1 in this store").arg(link.taskId));
         else if (!m_controller.selectTask(link.taskId))
-            statusBar()->showMessage(tr("Stayed on the task with unsaved edits"));
+            say(tr("Stayed on the task with unsaved edits"));
         return;
     case DeepLink::Kind::Run:
         m_modes->setMode(Mode::Runs);
@@ -297,7 +295,7 @@ void MainWindow::connectController()
     });
     connect(&c, &WorkbenchController::taskLoaded, this, &MainWindow::showCurrentTask);
     connect(&c, &WorkbenchController::listChanged, this, [this] { m_filters->setCounts(m_controller.facetCounts()); });
-    connect(&c, &WorkbenchController::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(&c, &WorkbenchController::message, this, [this](const QString& text) { say(text); });
     connect(&c, &WorkbenchController::reviewerChanged, this,
             [this](const QString& name) { m_reviewer->setText(tr("Reviewer: %1").arg(name)); });
     m_reviewer->setText(tr("Reviewer: %1").arg(c.reviewer()));
@@ -338,7 +336,7 @@ void MainWindow::buildMenus()
     QAction* copyLink = view->addAction(tr("Copy &Link to This View"), this, [this] {
         if (const auto link = currentLink()) {
             QGuiApplication::clipboard()->setText(commandLine(*link));
-            statusBar()->showMessage(tr("Copied: %1").arg(commandLine(*link)));
+            say(tr("Copied: %1").arg(commandLine(*link)));
         }
     });
     copyLink->setObjectName(QStringLiteral("copyViewLink"));
@@ -549,6 +547,11 @@ bool MainWindow::saveEdits()
     }
     editor->showMessage(tr("Saving…"), false);
     return true;
+}
+
+void MainWindow::say(const QString& text)
+{
+    statusBar()->showMessage(text, kMessageMs);  // gone after a while: a stale message reads as news
 }
 
 }  // namespace km::ui

@@ -66,6 +66,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    static constexpr int kMessageMs = 20000;  // how long a status-bar message stays
+    void say(const QString& text);
+
     void buildDocks();
     void buildMenus();
     void buildModes();
