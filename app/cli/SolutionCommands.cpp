@@ -99,7 +99,7 @@ int solutionsListCommand(StoreOpener& opener, const QStringList& args, Io io)
             continue;
         }
         rows.append({QString::number(s.id), s.taskId, s.origin, toString(s.reviewStatus),
-                     s.latestStatus.isEmpty() ? QStringLiteral("-") : s.latestStatus, speedupText(s.latestSpeedup),
+                     s.latestStatus.isEmpty() ? QStringLiteral("-") : s.latestStatus, speedupText(s.creditedSpeedup()),
                      s.gpuName.isEmpty() ? (s.device.isEmpty() ? QStringLiteral("-") : s.device) : s.gpuName,
                      s.harnessVersion.isEmpty() ? QStringLiteral("-") : s.harnessVersion,
                      s.lastReviewer.isEmpty() ? QStringLiteral("-") : s.lastReviewer, gateText(s.unmetGate)});

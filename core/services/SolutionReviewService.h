@@ -24,8 +24,8 @@ struct SolutionListing {
     QDateTime createdAt;
     ReviewStatus reviewStatus = ReviewStatus::Draft;
     int verdicts = 0;
-    QString latestStatus;  // the latest verdict's status; empty without one
-    std::optional<double> latestSpeedup;
+    QString latestStatus;                 // the latest verdict's status; empty without one
+    std::optional<double> latestSpeedup;  // as timed, whatever the verdict; creditedSpeedup() for display
     QString gpuName;         // the latest verdict's GPU (environment.gpu.name); empty on the CPU or without one
     QString device;          // the latest verdict's device (evidence.device): cuda, cpu
     QString harnessVersion;  // the harness that gave the latest verdict
@@ -33,6 +33,13 @@ struct SolutionListing {
     QDateTime lastReviewedAt;
     qint64 parentId = 0;        // the solution this one was fixed from (Fix & Accept); 0: none
     QList<GateRule> unmetGate;  // the acceptance gate's unmet rules on the latest verdict; empty: may be accepted
+
+    // The speedup the solution may claim: only a PASSED verdict's. A wrong or refused result's timing is no speedup
+    // (the stale-memory trick "runs" at 179x).
+    std::optional<double> creditedSpeedup() const
+    {
+        return latestStatus == QLatin1String("PASSED") ? latestSpeedup : std::nullopt;
+    }
 };
 
 // What a listing asks for; empty fields select all.

@@ -29,6 +29,21 @@ const SolutionListing* find(const QList<SolutionListing>& list, qint64 id)
 class TestAcceptanceGate : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Only a PASSED verdict's speedup is claimed (the queue and `solutions list` show it); the timed figure is kept.
+    void onlyAPassedVerdictsSpeedupIsCredited()
+    {
+        SolutionListing l;
+        l.latestSpeedup = 179.09;
+        l.latestStatus = QStringLiteral("INCORRECT_NUMERICAL");
+        QVERIFY(!l.creditedSpeedup());
+        l.latestStatus = QStringLiteral("REWARD_HACK");
+        QVERIFY(!l.creditedSpeedup());
+        l.latestStatus = QStringLiteral("PASSED");
+        QCOMPARE(l.creditedSpeedup(), std::optional<double>(179.09));
+        l.latestSpeedup.reset();
+        QVERIFY(!l.creditedSpeedup());
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());

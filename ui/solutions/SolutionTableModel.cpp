@@ -2,20 +2,10 @@
 #include "solutions/SolutionTableModel.h"
 
 #include <limits>
-#include <optional>
 
 namespace km::ui {
 
 namespace {
-// A speedup counts only for a correct result: a wrong or refused one's timing is no speedup (the stale-memory trick
-// "runs" at 179x).
-std::optional<double> credited(const SolutionListing& s)
-{
-    if (s.latestStatus != QLatin1String("PASSED"))
-        return std::nullopt;
-    return s.latestSpeedup;
-}
-
 QString orDash(const QString& s)
 {
     return s.isEmpty() ? QStringLiteral("–") : s;
@@ -30,7 +20,7 @@ QVariant display(const SolutionListing& s, int column)
         return s.parentId ? QStringLiteral("%1 (fix of %2)").arg(s.origin).arg(s.parentId) : s.origin;
     case SolutionTableModel::Verdict: return s.latestStatus.isEmpty() ? QStringLiteral("not verified") : s.latestStatus;
     case SolutionTableModel::Speedup:
-        return credited(s) ? QStringLiteral("%1x").arg(*credited(s), 0, 'f', 2) : QStringLiteral("–");
+        return s.creditedSpeedup() ? QStringLiteral("%1x").arg(*s.creditedSpeedup(), 0, 'f', 2) : QStringLiteral("–");
     case SolutionTableModel::Gpu: return s.gpuName.isEmpty() ? orDash(s.device) : s.gpuName;
     case SolutionTableModel::Harness: return orDash(s.harnessVersion);
     case SolutionTableModel::Review: return toString(s.reviewStatus);
@@ -47,7 +37,7 @@ QVariant sortKey(const SolutionListing& s, int column)
     switch (column) {
     case SolutionTableModel::Id: return s.id;
     case SolutionTableModel::Speedup:  // missing last in ascending order
-        return credited(s).value_or(std::numeric_limits<double>::max());
+        return s.creditedSpeedup().value_or(std::numeric_limits<double>::max());
     case SolutionTableModel::Created: return s.createdAt;
     case SolutionTableModel::Gate: return int(s.unmetGate.size());
     default: return display(s, column);
@@ -106,7 +96,7 @@ QVariant SolutionTableModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == Gate && !s.unmetGate.isEmpty())
             return describeGateRules(s.unmetGate);
-        if (index.column() == Speedup && s.latestSpeedup && !credited(s))
+        if (index.column() == Speedup && s.latestSpeedup && !s.creditedSpeedup())
             return tr("Timed at %1x, but the verdict is %2: a wrong or refused result has no speedup")
                 .arg(*s.latestSpeedup, 0, 'f', 2)
                 .arg(s.latestStatus);

@@ -159,12 +159,12 @@ void MainWindow::buildModes()
         if (mode == Mode::Runs)
             m_runsPage->refresh();
     });
-    connect(m_runsPage, &RunsPage::message, this, [this](const QString& text) { say(text); });
+    connect(m_runsPage, &RunsPage::message, this, &MainWindow::say);
     connect(&m_controller, &WorkbenchController::reviewerChanged, m_solutionsPage->controller(),
             &SolutionsController::setReviewer);
     m_launches = new AgentLaunches(m_controller.store(), m_controller.services(), m_settings, *m_manual, this);
     statusBar()->addPermanentWidget(m_launches->progressBar());
-    connect(m_launches, &AgentLaunches::message, this, [this](const QString& text) { say(text); });
+    connect(m_launches, &AgentLaunches::message, this, &MainWindow::say);
     connect(m_launches, &AgentLaunches::showRun, this, [this](qint64 runId, int stepIdx) {
         m_modes->setMode(Mode::Runs);
         m_runsPage->openRun(runId, stepIdx >= 0 ? std::optional<int>(stepIdx) : std::nullopt);
@@ -188,8 +188,8 @@ void MainWindow::buildModes()
     connect(m_manual, &ManualRunController::stepRecorded, this, [this](int step) {
         m_runsPage->openRun(m_manual->runId(), step);  // the replay follows the run to its newest step
     });
-    connect(m_manual, &ManualRunController::failed, this, [this](const QString& text) { say(text); });
-    connect(m_solutionsPage, &SolutionsPage::message, this, [this](const QString& text) { say(text); });
+    connect(m_manual, &ManualRunController::failed, this, &MainWindow::say);
+    connect(m_solutionsPage, &SolutionsPage::message, this, &MainWindow::say);
     connect(m_detail, &TaskDetailView::openRunsRequested, this, [this](const QString& taskId) {
         m_runsPage->setTaskFilter(taskId);
         m_modes->setMode(Mode::Runs);
@@ -295,7 +295,7 @@ void MainWindow::connectController()
     });
     connect(&c, &WorkbenchController::taskLoaded, this, &MainWindow::showCurrentTask);
     connect(&c, &WorkbenchController::listChanged, this, [this] { m_filters->setCounts(m_controller.facetCounts()); });
-    connect(&c, &WorkbenchController::message, this, [this](const QString& text) { say(text); });
+    connect(&c, &WorkbenchController::message, this, &MainWindow::say);
     connect(&c, &WorkbenchController::reviewerChanged, this,
             [this](const QString& name) { m_reviewer->setText(tr("Reviewer: %1").arg(name)); });
     m_reviewer->setText(tr("Reviewer: %1").arg(c.reviewer()));
